@@ -1,0 +1,32 @@
+#pragma once
+// Compressed sparse row matrix: the one in-memory form every sparse workload takes.
+#include <cstdint>
+#include <vector>
+
+namespace ktune {
+
+enum class Dtype { F32, F64 };
+
+template <typename Value>
+struct CsrMatrix {
+  int32_t rows = 0;
+  int32_t cols = 0;
+  std::vector<int32_t> row_ptr;  // rows + 1 entries, row_ptr[0] == 0
+  std::vector<int32_t> col_idx;  // sorted within each row, no duplicates
+  std::vector<Value> values;
+
+  int64_t nnz() const { return static_cast<int64_t>(col_idx.size()); }
+  int32_t row_length(int32_t r) const { return row_ptr[r + 1] - row_ptr[r]; }
+
+  template <typename Other>
+  CsrMatrix<Other> with_values() const {
+    CsrMatrix<Other> out{rows, cols, row_ptr, col_idx, {}};
+    out.values.assign(values.begin(), values.end());
+    return out;
+  }
+};
+
+using CsrF64 = CsrMatrix<double>;
+using CsrF32 = CsrMatrix<float>;
+
+}  // namespace ktune
