@@ -6,13 +6,16 @@ function(ktune_embed_text target namespace out_name)
   set(header ${out_dir}/${out_name}.h)
   set(source ${out_dir}/${out_name}.cpp)
   set(files ${ARGN})
+  # Passed as one argument: '|' instead of ';' so the list survives the command line.
+  string(REPLACE ";" "|" files_arg "${files}")
   add_custom_command(
     OUTPUT ${header} ${source}
     COMMAND ${CMAKE_COMMAND} -DNAMESPACE=${namespace} -DHEADER=${header} -DSOURCE=${source}
-            -DNAME=${out_name} "-DFILES=${files}" -P ${PROJECT_SOURCE_DIR}/cmake/EmbedTextRun.cmake
+            -DNAME=${out_name} "-DFILES=${files_arg}" -P ${PROJECT_SOURCE_DIR}/cmake/EmbedTextRun.cmake
     DEPENDS ${files} ${PROJECT_SOURCE_DIR}/cmake/EmbedTextRun.cmake
     WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
-    COMMENT "Embedding ${out_name}")
+    COMMENT "Embedding ${out_name}"
+    VERBATIM)
   target_sources(${target} PRIVATE ${source})
   target_include_directories(${target} PUBLIC ${out_dir})
 endfunction()

@@ -17,4 +17,16 @@ class LimitError : public InputError {
   using InputError::InputError;
 };
 
+// A request for something that does not exist (HTTP 404).
+class NotFoundError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
+// A request for something the client may not have, such as a path outside the data dir (403).
+class ForbiddenError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
 }  // namespace ktune

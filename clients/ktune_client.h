@@ -1,0 +1,56 @@
+#pragma once
+// A small C++ client for ktuned's REST API (docs/api.md). It speaks HTTP only, so it works
+// against any daemon, local or remote, and never links the server's code.
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ktune {
+
+// The daemon refused or failed a request, or could not be reached at all.
+class ClientError : public std::runtime_error {
+ public:
+  ClientError(int http_status, std::string message);
+
+  int http_status;      // 0: the server could not be reached
+  std::string message;  // the server's "error" text, or why the server was unreachable
+};
+
+// A local file given to the client could not be read (nothing was sent).
+class FileReadError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class KtuneClient {
+ public:
+  KtuneClient(std::string host, int port);
+
+  // Sends the file's bytes unchanged: the daemon recognises gzip by its magic bytes.
+  nlohmann::json upload_matrix(const std::string& path);
+  // 200 with the tune answer, or 202 with {"job", "state"}: see docs/api.md.
+  nlohmann::json tune(const nlohmann::json& request);
+  nlohmann::json job(const std::string& id);
+  nlohmann::json cancel(const std::string& id);
+  // `features` lets the daemon answer with the nearest stored neighbour.
+  nlohmann::json lookup(const std::string& kernel, const std::string& signature,
+                        const std::string& dtype,
+                        const std::optional<std::string>& device = std::nullopt,
+                        const std::vector<double>& features = {});
+  std::string report_text();
+  nlohmann::json report();
+  nlohmann::json kernels();
+  bool healthy();
+
+  const std::string& host() const { return host_; }
+  int port() const { return port_; }
+
+ private:
+  std::string host_;
+  int port_;
+};
+
+}  // namespace ktune

@@ -1,0 +1,113 @@
+#include "clients/summary.h"
+
+#include <cstdio>
+
+#include "clients/progress_bar.h"
+#include "clients/upload_answer.h"
+
+namespace ktune {
+namespace {
+
+using nlohmann::json;
+
+std::string value_text(const json& value) {
+  if (value.is_null()) return "-";
+  if (value.is_string()) return value.get<std::string>();
+  return value.dump();
+}
+
+std::string field(const json& object, const char* key) {
+  if (!object.is_object() || !object.contains(key)) return "-";
+  return value_text(object[key]);
+}
+
+std::string microseconds(const json& value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f us", value.get<double>());
+  return text;
+}
+
+std::string time_text(const json& answer) {
+  const bool measured = answer.contains("measured_us") && answer["measured_us"].is_number();
+  const bool predicted = answer.contains("predicted_us") && answer["predicted_us"].is_number();
+  if (measured && predicted) {
+    return microseconds(answer["measured_us"]) + " measured (predicted " +
+           microseconds(answer["predicted_us"]) + ")";
+  }
+  if (measured) return microseconds(answer["measured_us"]) + " measured";
+  if (predicted) return microseconds(answer["predicted_us"]) + " predicted";
+  return "-";
+}
+
+std::string parameters_text(const json& answer) {
+  if (!answer.contains("parameters") || !answer["parameters"].is_object()) return "-";
+  std::string text;
+  for (const auto& [name, value] : answer["parameters"].items()) {
+    if (!text.empty()) text += ' ';
+    text += name + "=" + value_text(value);
+  }
+  return text.empty() ? "-" : text;
+}
+
+std::string match_text(const json& answer) {
+  std::string text = field(answer, "match");
+  if (text == "nearest") {
+    text += " (distance " + field(answer, "distance") + " to " + field(answer, "neighbour") + ")";
+  }
+  return text;
+}
+
+std::string padded(std::string text, size_t width) {
+  if (text.size() < width) text.resize(width, ' ');
+  return text;
+}
+
+std::string row(const char* label, const std::string& value) {
+  return padded(label, 12) + value + "\n";
+}
+
+}  // namespace
+
+std::string summarize_tune_answer(const json& answer) {
+  if (!answer.is_object()) return "-\n";
+  return row("kernel", field(answer, "kernel") + " (" + field(answer, "dtype") + ")") +
+         row("schedule", field(answer, "schedule")) +
+         row("parameters", parameters_text(answer)) +
+         row("time", time_text(answer)) +
+         row("source", field(answer, "source")) +
+         row("match", match_text(answer)) +
+         row("signature", field(answer, "signature"));
+}
+
+std::string summarize_upload(const json& upload) {
+  const std::string signature = exact_signature(upload);
+  return row("upload", field(upload, "id")) +
+         row("size", field(upload, "rows") + " x " + field(upload, "cols") + ", " +
+                         field(upload, "nnz") + " nonzeros") +
+         row("signature", signature.empty() ? "-" : signature);
+}
+
+std::string summarize_job(const json& job) {
+  std::string text = row("job", field(job, "id")) +
+                     row("progress", render_progress_line(job_progress(job)));
+  if (job.is_object() && job.contains("error") && !job["error"].is_null()) {
+    text += row("error", value_text(job["error"]));
+  }
+  if (job.is_object() && job.contains("best") && job["best"].is_object()) {
+    text += summarize_tune_answer(job["best"]);
+  }
+  return text;
+}
+
+std::string summarize_kernels(const json& kernels) {
+  // {"kernels": [...]} or the bare list; a map keyed by family name reads the same.
+  const json families = kernels.is_object() && kernels.contains("kernels") ? kernels["kernels"] : kernels;
+  std::string text;
+  for (const auto& [key, family] : families.items()) {
+    const std::string name = families.is_object() ? key : field(family, "name");
+    text += padded(name, 11) + field(family, "description") + "\n";
+  }
+  return text;
+}
+
+}  // namespace ktune

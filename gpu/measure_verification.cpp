@@ -1,0 +1,85 @@
+#include "gpu/measure_verification.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <sstream>
+
+#include "workload/workload.h"
+
+namespace ktune {
+namespace {
+
+template <typename T>
+double element(std::string_view output, size_t i) {
+  T value;
+  std::memcpy(&value, output.data() + i * sizeof(T), sizeof(T));
+  return static_cast<double>(value);
+}
+
+bool same_non_finite(double got, double expected) {
+  return std::isnan(expected) ? std::isnan(got) : got == expected;
+}
+
+std::string describe_failure(size_t i, double got, double expected, double tolerance) {
+  std::ostringstream out;
+  out.precision(9);
+  out << "output element " << i << " is " << got << ", expected " << expected;
+  if (std::isnan(got)) {
+    out << " (outputs are poisoned with NaN first: the kernel did not write it, or computed NaN)";
+  } else if (std::isfinite(expected)) {
+    out << " (difference " << std::fabs(got - expected) << " exceeds the tolerance " << tolerance << ")";
+  }
+  return out.str();
+}
+
+}  // namespace
+
+VerificationResult verify_output(std::string_view output, Dtype dtype, const std::vector<double>& reference,
+                                 const std::vector<int32_t>& row_lengths) {
+  VerificationResult result;
+  const size_t n = reference.size();
+  if (output.size() != n * dtype_size(dtype)) {
+    result.message = "the output holds " + std::to_string(output.size()) + " bytes, expected " + std::to_string(n) +
+                     " " + to_string(dtype) + " values";
+    return result;
+  }
+  if (!row_lengths.empty() && row_lengths.size() != n) {
+    result.message = "got " + std::to_string(row_lengths.size()) + " row lengths for " + std::to_string(n) + " outputs";
+    return result;
+  }
+  const bool f32 = dtype == Dtype::F32;
+  const double unit_roundoff = f32 ? std::ldexp(1.0, -24) : std::ldexp(1.0, -53);
+  const double smallest_normal =
+      f32 ? static_cast<double>(std::numeric_limits<float>::min()) : std::numeric_limits<double>::min();
+  double largest = 0;
+  for (double r : reference) {
+    if (std::isfinite(r)) largest = std::max(largest, std::fabs(r));
+  }
+  const double scale = std::max(largest, smallest_normal);
+
+  for (size_t i = 0; i < n; ++i) {
+    const double got = f32 ? element<float>(output, i) : element<double>(output, i);
+    const double expected = reference[i];
+    const double length = row_lengths.empty() ? 1.0 : static_cast<double>(row_lengths[i]);
+    const double tolerance = 8 * unit_roundoff * (length + 2) * largest + smallest_normal;
+    bool good;
+    if (!std::isfinite(expected)) {
+      good = same_non_finite(got, expected);
+    } else if (!std::isfinite(got)) {
+      good = false;
+      result.max_rel_error = std::numeric_limits<double>::infinity();
+    } else {
+      const double difference = std::fabs(got - expected);
+      result.max_rel_error = std::max(result.max_rel_error, difference / scale);
+      good = difference <= tolerance;
+    }
+    if (!good && result.bad_elements++ == 0) result.message = describe_failure(i, got, expected, tolerance);
+  }
+  result.ok = result.bad_elements == 0;
+  if (!result.ok) result.message += "; " + std::to_string(result.bad_elements) + " of " + std::to_string(n) + " wrong";
+  return result;
+}
+
+}  // namespace ktune

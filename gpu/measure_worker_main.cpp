@@ -1,0 +1,21 @@
+// ktune-measure-worker: measures kernels for ktuned in a process of its own, so that a
+// kernel that faults or hangs costs only this process (gpu/worker_session.h). Speaks the
+// protocol of gpu/worker_protocol.h on stdin/stdout; not meant to be run by hand.
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "gpu/worker_protocol.h"
+#include "gpu/worker_session.h"
+
+int main() {
+  // Libraries may print to stdout; those bytes must not land inside the protocol stream,
+  // so the protocol keeps the original stdout and stdout itself goes to stderr.
+  const int protocol_out = dup(STDOUT_FILENO);
+  if (protocol_out < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+    std::perror("ktune-measure-worker: redirecting stdout");
+    return 1;
+  }
+  ktune::MessageStream stream(STDIN_FILENO, protocol_out);
+  return ktune::serve_worker(stream);
+}

@@ -1,0 +1,308 @@
+#include "gpu/measurer.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+#include <stdexcept>
+
+#include "gpu/measure_request.h"
+#include "gpu/worker_process.h"
+#include "gpu/worker_protocol.h"
+#include "workload/input_error.h"
+#include "workload/workload.h"
+
+namespace ktune {
+namespace {
+
+// Opening the device (cuInit, the context, the flush buffer) takes seconds on a cold GPU.
+constexpr double kStartupTimeout = 60;
+
+Measurement failed(MeasureStatus status, std::string message) {
+  return Measurement{status, 0, 0, 0, 0, std::move(message)};
+}
+
+template <typename T>
+std::string_view bytes_of(const std::vector<T>& values) {
+  return {reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T)};
+}
+
+std::string_view bytes_of(const DeviceBuffer& b) { return {reinterpret_cast<const char*>(b.bytes.data()), b.bytes.size()}; }
+
+const DeviceBuffer* find_buffer(const LaunchPlan& plan, const std::string& name) {
+  auto it = std::find_if(plan.buffers.begin(), plan.buffers.end(), [&](const DeviceBuffer& b) { return b.name == name; });
+  return it == plan.buffers.end() ? nullptr : &*it;
+}
+
+// What is wrong with a plan, before anything is sent; empty when nothing is.
+std::string plan_problem(const LaunchPlan& plan, Dtype dtype, const std::vector<double>& reference,
+                         const std::vector<int32_t>& row_lengths) {
+  std::set<std::string> names;
+  for (const DeviceBuffer& b : plan.buffers) {
+    if (b.name.empty()) return "a buffer has no name";
+    if (!names.insert(b.name).second) return "two buffers are named '" + b.name + "'";
+    if (b.size != 0 && b.size < b.bytes.size()) {
+      return "buffer '" + b.name + "' is " + std::to_string(b.size) + " bytes but carries " +
+             std::to_string(b.bytes.size());
+    }
+  }
+  const DeviceBuffer* output = find_buffer(plan, plan.output);
+  if (!output) return "the output buffer '" + plan.output + "' is not among the plan's buffers";
+  if (!output->bytes.empty()) return "the output buffer '" + plan.output + "' carries bytes; it is overwritten";
+  if (plan.output_elements != reference.size()) {
+    return "the plan outputs " + std::to_string(plan.output_elements) + " values, the reference has " +
+           std::to_string(reference.size());
+  }
+  if (output->size < plan.output_elements * dtype_size(dtype)) {
+    return "the output buffer is too small for " + std::to_string(plan.output_elements) + " " + to_string(dtype) +
+           " values";
+  }
+  if (!row_lengths.empty() && row_lengths.size() != reference.size()) {
+    return "got " + std::to_string(row_lengths.size()) + " row lengths for " + std::to_string(reference.size()) +
+           " outputs";
+  }
+  for (const LaunchStep& step : plan.steps) {
+    if (step.entry.empty()) return "a launch step names no kernel";
+    const Dim3& g = step.grid;
+    const Dim3& b = step.block;
+    if (g.x * g.y * g.z == 0 || b.x * b.y * b.z == 0) return "launch of '" + step.entry + "' has an empty grid or block";
+    for (const KernelArg& arg : step.args) {
+      if (!arg.buffer.empty() && !names.count(arg.buffer)) {
+        return "launch of '" + step.entry + "' names buffer '" + arg.buffer + "', which the plan does not define";
+      }
+    }
+  }
+  return "";
+}
+
+// Inputs are named by content and listed in `contents`; scratch and output are not.
+WireBuffer wire_buffer(const DeviceBuffer& b, std::map<std::string, std::string_view>& contents) {
+  if (b.bytes.empty()) return {b.name, b.size, ""};
+  const size_t stored = std::max(b.size, b.bytes.size());
+  const std::string key = content_key(bytes_of(b), stored);
+  contents[key] = bytes_of(b);
+  return {b.name, stored, key};
+}
+
+void add_host_contents(MeasureRequest& request, std::map<std::string, std::string_view>& contents,
+                       const std::vector<double>& reference, const std::vector<int32_t>& row_lengths) {
+  request.reference_key = content_key(bytes_of(reference), reference.size() * sizeof(double));
+  contents[request.reference_key] = bytes_of(reference);
+  if (!row_lengths.empty()) {
+    request.row_lengths_key = content_key(bytes_of(row_lengths), row_lengths.size() * sizeof(int32_t));
+    contents[request.row_lengths_key] = bytes_of(row_lengths);
+  }
+}
+
+}  // namespace
+
+std::string default_worker_path() {
+  std::string exe(4096, '\0');
+  const ssize_t n = readlink("/proc/self/exe", exe.data(), exe.size());
+  exe.resize(n > 0 ? static_cast<size_t>(n) : 0);
+  const size_t slash = exe.rfind('/');
+  return (slash == std::string::npos ? std::string(".") : exe.substr(0, slash)) + "/ktune-measure-worker";
+}
+
+Measurer::Measurer(std::string worker_path) : worker_path_(std::move(worker_path)) {}
+
+Measurer::~Measurer() = default;
+
+bool Measurer::available() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return probe().present;
+}
+
+DeviceInfo Measurer::device() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return probe();
+}
+
+const DeviceInfo& Measurer::probe() {
+  if (device_) return *device_;
+  device_ = DeviceInfo{};
+  if (access(worker_path_.c_str(), X_OK) != 0) {
+    device_->why_absent = "the measurement worker " + worker_path_ + " is missing or not executable";
+    return *device_;
+  }
+  try {
+    start_worker();
+  } catch (const WorkerError& e) {
+    device_->why_absent = std::string("the measurement worker did not start: ") + e.what();
+    worker_.reset();
+  }
+  if (!device_->present) worker_.reset();
+  return *device_;
+}
+
+void Measurer::start_worker() {
+  worker_ = std::make_unique<WorkerProcess>(worker_path_);
+  worker_->stream().send(MessageType::Hello, nlohmann::json::object(), {}, kStartupTimeout);
+  const WorkerMessage report = worker_->stream().receive(kStartupTimeout);
+  if (report.type != MessageType::DeviceReport) {
+    throw WorkerError(WorkerError::Kind::Protocol, "the worker answered Hello with something else");
+  }
+  try {
+    device_ = DeviceInfo::from_json(report.header);
+  } catch (const nlohmann::json::exception& e) {
+    throw WorkerError(WorkerError::Kind::Protocol, std::string("malformed device report: ") + e.what());
+  }
+}
+
+Measurement Measurer::measure(const CompiledKernel& kernel, const LaunchPlan& plan, const std::vector<double>& reference,
+                              const std::vector<int32_t>& row_lengths_or_empty, Dtype dtype,
+                              const MeasureOptions& options) {
+  options.validate();
+  if (!kernel.ok) return failed(MeasureStatus::LaunchError, "the kernel did not compile: " + kernel.log);
+  if (kernel.cubin.empty()) return failed(MeasureStatus::LaunchError, "the kernel has no cubin to load");
+  const std::string problem = plan_problem(plan, dtype, reference, row_lengths_or_empty);
+  if (!problem.empty()) return failed(MeasureStatus::LaunchError, problem);
+
+  MeasureRequest request;
+  Contents contents;
+  for (const DeviceBuffer& b : plan.buffers) request.buffers.push_back(wire_buffer(b, contents));
+  for (LaunchStep step : plan.steps) {
+    auto lowered = kernel.lowered_names.find(step.entry);
+    if (lowered != kernel.lowered_names.end()) step.entry = lowered->second;
+    request.steps.push_back(std::move(step));
+  }
+  request.output = plan.output;
+  request.output_elements = plan.output_elements;
+  request.zero_output_first = plan.zero_output_first;
+  request.dtype = dtype;
+  request.options = options;
+  add_host_contents(request, contents, reference, row_lengths_or_empty);
+  return exchange(request, contents, kernel.cubin);
+}
+
+Measurement Measurer::measure_cusparse_spmv(const LaunchPlan& plan, int32_t rows, int32_t cols, int64_t nnz,
+                                            const std::vector<double>& reference, Dtype dtype, const std::string& alg,
+                                            const MeasureOptions& options) {
+  if (alg != "csr_alg1" && alg != "csr_alg2") {
+    throw InputError("unknown cuSPARSE SpMV algorithm '" + alg + "': use csr_alg1 or csr_alg2");
+  }
+  options.validate();
+  if (rows < 0 || cols < 0 || nnz < 0) return failed(MeasureStatus::LaunchError, "negative matrix dimensions");
+  const size_t value_bytes = dtype_size(dtype);
+  const std::pair<const char*, size_t> needed[] = {{"row_ptr", (static_cast<size_t>(rows) + 1) * sizeof(int32_t)},
+                                                   {"col_idx", static_cast<size_t>(nnz) * sizeof(int32_t)},
+                                                   {"values", static_cast<size_t>(nnz) * value_bytes},
+                                                   {"x", static_cast<size_t>(cols) * value_bytes},
+                                                   {"y", static_cast<size_t>(rows) * value_bytes}};
+  MeasureRequest request;
+  Contents contents;
+  for (const auto& [name, bytes] : needed) {
+    const DeviceBuffer* b = find_buffer(plan, name);
+    const bool input = std::string(name) != "y";
+    if (!b || (input ? b->bytes.size() : b->size) < bytes) {
+      return failed(MeasureStatus::LaunchError, std::string("cuSPARSE needs buffer '") + name + "' of at least " +
+                                                    std::to_string(bytes) + (input ? " bytes of content" : " bytes"));
+    }
+    request.buffers.push_back(wire_buffer(*b, contents));
+  }
+  if (reference.size() != static_cast<size_t>(rows)) {
+    return failed(MeasureStatus::LaunchError, "the reference has " + std::to_string(reference.size()) +
+                                                  " values for " + std::to_string(rows) + " rows");
+  }
+  std::vector<int32_t> row_ptr(static_cast<size_t>(rows) + 1);
+  std::memcpy(row_ptr.data(), find_buffer(plan, "row_ptr")->bytes.data(), row_ptr.size() * sizeof(int32_t));
+  std::vector<int32_t> row_lengths(static_cast<size_t>(rows));
+  for (size_t i = 0; i < row_lengths.size(); ++i) row_lengths[i] = row_ptr[i + 1] - row_ptr[i];
+
+  request.kind = "cusparse_spmv";
+  request.alg = alg;
+  request.rows = rows;
+  request.cols = cols;
+  request.nnz = nnz;
+  request.output = "y";
+  request.output_elements = static_cast<size_t>(rows);
+  request.dtype = dtype;
+  request.options = options;
+  add_host_contents(request, contents, reference, row_lengths);
+  return exchange(request, contents, {});
+}
+
+double Measurer::device_copy_bandwidth_gbs(size_t bytes) {
+  if (bytes == 0) throw InputError("a copy bandwidth test needs at least one byte");
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!probe().present) throw std::runtime_error("no GPU to measure on: " + device_->why_absent);
+  const double timeout = MeasureOptions{}.kernel_timeout_s;
+  try {
+    if (!worker_) start_worker();
+    worker_->stream().send(MessageType::CopyBandwidth, {{"bytes", bytes}}, {}, timeout);
+    const WorkerMessage reply = await_reply(timeout);
+    if (reply.type == MessageType::Error) throw std::runtime_error(reply.header.value("message", "copy failed"));
+    return reply.header.at("gbs").get<double>();
+  } catch (const WorkerError& e) {
+    throw std::runtime_error("copy bandwidth not measured: " + abandon_worker(e).message);
+  }
+}
+
+Measurement Measurer::exchange(MeasureRequest& request, const Contents& contents, std::string_view cubin) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!probe().present) return failed(MeasureStatus::LaunchError, "no GPU to measure on: " + device_->why_absent);
+  bool sent_everything = false;
+  Measurement m = exchange_once(request, contents, cubin, &sent_everything);
+  // An earlier kernel may have scribbled over a cached input; a failure that used cached
+  // inputs is only believed once it repeats on freshly uploaded ones.
+  if (m.status == MeasureStatus::VerifyFailed && !sent_everything) {
+    request.fresh = true;
+    m = exchange_once(request, contents, cubin, &sent_everything);
+  }
+  return m;
+}
+
+Measurement Measurer::exchange_once(const MeasureRequest& request, const Contents& contents, std::string_view cubin,
+                                    bool* sent_everything) {
+  const double timeout = request.options.kernel_timeout_s;
+  try {
+    if (!worker_) start_worker();
+    MessageStream& stream = worker_->stream();
+    stream.send(MessageType::Measure, request.to_json(), cubin, timeout);
+    WorkerMessage reply = stream.receive(timeout);
+    if (reply.type == MessageType::Error) return failed(MeasureStatus::LaunchError, reply.header.value("message", ""));
+    if (reply.type != MessageType::Need) throw WorkerError(WorkerError::Kind::Protocol, "expected Need from the worker");
+    const auto keys = reply.header.at("keys").get<std::vector<std::string>>();
+    *sent_everything = keys.size() == contents.size();
+    for (const std::string& key : keys) {
+      auto it = contents.find(key);
+      if (it == contents.end()) throw WorkerError(WorkerError::Kind::Protocol, "the worker asked for unknown " + key);
+      stream.send(MessageType::Upload, {{"key", key}}, it->second, timeout);
+    }
+    reply = await_reply(timeout);
+    if (reply.type == MessageType::Error) return failed(MeasureStatus::LaunchError, reply.header.value("message", ""));
+    const Measurement m = Measurement::from_json(reply.header);
+    if (m.status == MeasureStatus::Fault) worker_.reset();  // it exits: its context is gone
+    return m;
+  } catch (const WorkerError& e) {
+    return abandon_worker(e);
+  } catch (const std::exception& e) {  // a reply that does not parse
+    return abandon_worker(WorkerError(WorkerError::Kind::Protocol, e.what()));
+  }
+}
+
+Measurement Measurer::abandon_worker(const WorkerError& e) {
+  if (e.kind == WorkerError::Kind::Closed) {
+    const std::string how = worker_ ? worker_->exit_description() : "could not be started";
+    worker_.reset();
+    return failed(MeasureStatus::Fault, "the measurement worker " + how + " (" + e.what() + ")");
+  }
+  if (worker_) worker_->kill();
+  worker_.reset();
+  if (e.kind == WorkerError::Kind::Timeout) {
+    return failed(MeasureStatus::Timeout,
+                  std::string("the kernel hung or ran too long: ") + e.what() + "; the worker was killed");
+  }
+  return failed(MeasureStatus::Fault, std::string("the measurement worker broke the protocol: ") + e.what());
+}
+
+WorkerMessage Measurer::await_reply(double timeout_s) {
+  for (;;) {
+    WorkerMessage m = worker_->stream().receive(timeout_s);
+    if (m.type == MessageType::Result || m.type == MessageType::Error) return m;
+    if (m.type != MessageType::Progress) throw WorkerError(WorkerError::Kind::Protocol, "unexpected message from the worker");
+  }
+}
+
+}  // namespace ktune

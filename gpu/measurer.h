@@ -1,0 +1,82 @@
+#pragma once
+// The daemon's side of measurement. CUDA errors are sticky: after an illegal address every
+// call in that process fails. So kernels run in a worker process (ktune-measure-worker,
+// gpu/worker_session.h) that the Measurer owns: a kernel that faults or hangs costs its
+// configuration a Fault or Timeout, the worker is replaced, and the next request goes on.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpu/compiled_kernel.h"
+#include "gpu/device_info.h"
+#include "gpu/measurement.h"
+#include "kernels/kernel_family.h"
+
+namespace ktune {
+
+class WorkerProcess;
+struct MeasureRequest;
+struct WorkerMessage;
+class WorkerError;
+
+// ktune-measure-worker in the directory of the running executable.
+std::string default_worker_path();
+
+// Thread safe: requests are served one at a time by the one worker.
+class Measurer {
+ public:
+  explicit Measurer(std::string worker_path);
+  ~Measurer();
+  Measurer(const Measurer&) = delete;
+  Measurer& operator=(const Measurer&) = delete;
+
+  // Whether a GPU is there to measure on; asks the worker once. False without a driver, a
+  // device or the worker program (device().why_absent says which).
+  bool available();
+  DeviceInfo device();
+
+  // Runs `plan` with `kernel`: inputs (buffers with bytes) are sent to the worker once and
+  // kept there by content hash, so kernels must not write them; the output is poisoned
+  // with NaN (zeroed when zero_output_first), the plan runs once and is verified against
+  // `reference` (tolerance: gpu/measure_verification.h, with `row_lengths_or_empty` as the
+  // reduction lengths), and only then timed (gpu/measurement_harness.h). A worker that dies
+  // gives Fault, one silent for options.kernel_timeout_s gives Timeout; either way the next
+  // request starts a fresh worker. Throws InputError for options out of range.
+  Measurement measure(const CompiledKernel& kernel, const LaunchPlan& plan, const std::vector<double>& reference,
+                      const std::vector<int32_t>& row_lengths_or_empty, Dtype dtype, const MeasureOptions& options);
+
+  // cuSPARSE's SpMV ("csr_alg1" or "csr_alg2", the latter preprocessed first) on the plan's
+  // buffers row_ptr, col_idx, values, x and y, verified and timed the same way. Throws
+  // InputError for another algorithm.
+  Measurement measure_cusparse_spmv(const LaunchPlan& plan, int32_t rows, int32_t cols, int64_t nnz,
+                                    const std::vector<double>& reference, Dtype dtype, const std::string& alg,
+                                    const MeasureOptions& options);
+
+  // Device-to-device copy of `bytes`, counting bytes read and written, in GB/s. Throws
+  // std::runtime_error without a GPU, InputError for zero bytes.
+  double device_copy_bandwidth_gbs(size_t bytes);
+
+ private:
+  using Contents = std::map<std::string, std::string_view>;  // content key -> bytes
+
+  const DeviceInfo& probe();
+  void start_worker();
+  Measurement exchange(MeasureRequest& request, const Contents& contents, std::string_view cubin);
+  Measurement exchange_once(const MeasureRequest& request, const Contents& contents, std::string_view cubin,
+                            bool* sent_everything);
+  WorkerMessage await_reply(double timeout_s);
+  // Ends the worker after a broken exchange and says what happened as a Fault or Timeout.
+  Measurement abandon_worker(const WorkerError& e);
+
+  std::mutex mutex_;
+  std::string worker_path_;
+  std::unique_ptr<WorkerProcess> worker_;
+  std::optional<DeviceInfo> device_;
+};
+
+}  // namespace ktune

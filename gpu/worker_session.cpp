@@ -1,0 +1,436 @@
+#include "gpu/worker_session.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <type_traits>
+#include <vector>
+
+#include "gpu/cuda_resources.h"
+#include "gpu/cusparse_api.h"
+#include "gpu/device_info.h"
+#include "gpu/measure_request.h"
+#include "gpu/measure_verification.h"
+#include "gpu/measurement_harness.h"
+#include "gpu/worker_cache.h"
+#include "workload/workload.h"
+
+namespace ktune {
+namespace {
+
+// Inputs stay cached up to this share of device memory; the rest is for the outputs,
+// scratch and workspaces of the request being measured.
+constexpr double kDeviceCacheShare = 0.4;
+constexpr size_t kHostCacheBytes = size_t{4} << 30;
+// Each 32-bit word 0x7FF87FF8 is a float NaN, and each pair of them a double NaN.
+constexpr unsigned kNanPattern = 0x7FF87FF8u;
+
+template <typename Handle>
+using Owned = std::unique_ptr<std::remove_pointer_t<Handle>, std::function<void(Handle)>>;
+
+// Everything that lives in the device context, declared so that it is destroyed in the
+// right order: cached buffers and the cuSPARSE handle before the context goes.
+struct Gpu {
+  Gpu(const CudaDriver& cu, const DeviceInfo& info)
+      : cu(cu),
+        context(cu, device_of(cu)),
+        stream(cu),
+        flush_bytes(static_cast<size_t>(2 * info.l2_bytes)),
+        flush(cu, flush_bytes),
+        harness(cu, stream.get(), flush.get(), flush_bytes),
+        cache(static_cast<size_t>(kDeviceCacheShare * static_cast<double>(info.memory_bytes))) {}
+
+  static CUdevice device_of(const CudaDriver& cu) {
+    CUdevice device = 0;
+    cu.check(cu.device_get(&device, 0), "opening CUDA device 0");
+    return device;
+  }
+
+  const CudaDriver& cu;
+  PrimaryContext context;
+  CudaStream stream;
+  size_t flush_bytes;
+  DeviceMemory flush;
+  MeasurementHarness harness;
+  WorkerCache<DeviceMemory> cache;
+  Owned<cusparseHandle_t> cusparse;
+};
+
+// The device address and size of every buffer a request names.
+struct BufferTable {
+  std::map<std::string, CUdeviceptr> address;
+  std::map<std::string, size_t> size;
+  std::vector<DeviceMemory> owned;  // scratch and output, for this request only
+
+  CUdeviceptr at(const std::string& name) const {
+    auto it = address.find(name);
+    if (it == address.end()) throw std::runtime_error("the plan names no buffer '" + name + "'");
+    return it->second;
+  }
+};
+
+class Worker {
+ public:
+  explicit Worker(MessageStream& stream) : stream_(stream) {}
+
+  int run() {
+    try {
+      for (;;) {
+        const WorkerMessage m = stream_.receive();
+        switch (m.type) {
+          case MessageType::Hello:
+            open_device();
+            stream_.send(MessageType::DeviceReport, device_.to_json());
+            break;
+          case MessageType::Measure:
+            measure(m);
+            break;
+          case MessageType::CopyBandwidth:
+            copy_bandwidth(m);
+            break;
+          default:
+            reply_error("the worker does not take message type " + std::to_string(static_cast<int>(m.type)));
+        }
+        if (context_lost_) return kWorkerContextLost;
+      }
+    } catch (const WorkerError& e) {
+      return e.kind == WorkerError::Kind::Closed ? 0 : 1;
+    }
+  }
+
+ private:
+  void open_device() {
+    if (opened_) return;
+    opened_ = true;
+    device_ = probe_device(0);
+    if (!device_.present) return;
+    try {
+      gpu_ = std::make_unique<Gpu>(*CudaDriver::load(), device_);
+    } catch (const CudaError& e) {
+      device_.present = false;
+      device_.why_absent = e.what();
+    }
+  }
+
+  void reply_error(const std::string& message) { stream_.send(MessageType::Error, {{"message", message}}); }
+
+  void measure(const WorkerMessage& m) {
+    MeasureRequest r;
+    try {
+      r = MeasureRequest::from_json(m.header);
+    } catch (const std::exception& e) {
+      reply_error(std::string("malformed measurement request: ") + e.what());
+      return;
+    }
+    open_device();
+    if (!gpu_) {
+      reply_error("no GPU: " + device_.why_absent);
+      return;
+    }
+    progress_interval_s_ = std::min(0.2, r.options.kernel_timeout_s / 4);
+    if (!receive_inputs(r)) return;
+    Measurement result;
+    try {
+      result = r.kind == "cusparse_spmv" ? measure_cusparse(r) : measure_kernel(r, m.payload);
+    } catch (const WorkerError&) {
+      throw;
+    } catch (const CudaError& e) {
+      result = failure(e.what());
+    } catch (const CusparseError& e) {
+      result = failure(e.what());
+    } catch (const std::exception& e) {
+      result = Measurement{MeasureStatus::LaunchError, 0, 0, 0, 0, e.what()};
+    }
+    stream_.send(MessageType::Result, result.to_json());
+  }
+
+  // Launch problems (too many threads, a missing symbol, no memory) leave the context
+  // usable; a fault inside a kernel does not, and then every call reports it again.
+  Measurement failure(const std::string& what) {
+    if (gpu_->cu.ctx_synchronize() == CUDA_SUCCESS) return {MeasureStatus::LaunchError, 0, 0, 0, 0, what};
+    context_lost_ = true;
+    return {MeasureStatus::Fault, 0, 0, 0, 0, what};
+  }
+
+  // Answers Need with the contents this worker lacks and stores the uploads that follow.
+  // False (after replying Error) when one could not be stored, e.g. for lack of memory.
+  bool receive_inputs(const MeasureRequest& r) {
+    const std::vector<std::string> device_keys = r.device_keys(), host_keys = r.host_keys();
+    const std::set<std::string> on_device(device_keys.begin(), device_keys.end());
+    const std::set<std::string> on_host(host_keys.begin(), host_keys.end());
+    if (r.fresh) {
+      for (const std::string& key : on_device) gpu_->cache.erase(key);
+      for (const std::string& key : on_host) host_cache_.erase(key);
+    }
+    std::vector<std::string> missing;
+    auto need = [&](const std::string& key) {
+      if (std::find(missing.begin(), missing.end(), key) == missing.end()) missing.push_back(key);
+    };
+    for (const std::string& key : device_keys) {
+      if (!gpu_->cache.find(key)) need(key);
+    }
+    for (const std::string& key : host_keys) {
+      if (!host_cache_.find(key)) need(key);
+    }
+    stream_.send(MessageType::Need, {{"keys", missing}});
+
+    std::map<std::string, size_t> stored_size;
+    for (const WireBuffer& b : r.buffers) stored_size[b.content_key] = b.size;
+    std::string error;
+    for (const std::string& key : missing) {
+      WorkerMessage upload = stream_.receive();
+      if (upload.type != MessageType::Upload || upload.header.value("key", "") != key) {
+        throw WorkerError(WorkerError::Kind::Protocol, "expected the upload of " + key);
+      }
+      if (!error.empty()) continue;  // keep reading: the stream must stay in step
+      try {
+        if (on_device.count(key)) store_on_device(key, stored_size[key], upload.payload, on_device);
+        if (on_host.count(key)) {
+          host_cache_.make_room(upload.payload.size(), on_host);
+          const size_t bytes = upload.payload.size();
+          host_cache_.insert(key, std::move(upload.payload), bytes);
+        }
+      } catch (const std::exception& e) {
+        error = e.what();
+      }
+    }
+    if (error.empty()) return true;
+    reply_error(error);
+    return false;
+  }
+
+  void store_on_device(const std::string& key, size_t size, const std::string& bytes, const std::set<std::string>& keep) {
+    const CudaDriver& cu = gpu_->cu;
+    if (bytes.size() > size) throw std::runtime_error("upload " + key + " is larger than its buffer");
+    gpu_->cache.make_room(size, keep);
+    DeviceMemory memory(cu, size);
+    if (!bytes.empty()) cu.check(cu.memcpy_htod(memory.get(), bytes.data(), bytes.size()), "uploading an input buffer");
+    if (size > bytes.size()) {
+      cu.check(cu.memset_d8_async(memory.get() + bytes.size(), 0, size - bytes.size(), gpu_->stream.get()),
+               "zeroing an input buffer's padding");
+    }
+    gpu_->cache.insert(key, std::move(memory), size);
+  }
+
+  BufferTable buffers_of(const MeasureRequest& r) {
+    BufferTable table;
+    for (const WireBuffer& b : r.buffers) {
+      CUdeviceptr address;
+      if (b.content_key.empty()) {
+        table.owned.emplace_back(gpu_->cu, b.size);
+        address = table.owned.back().get();
+        // Zeroed so that a kernel reading scratch before writing it behaves the same every run.
+        if (b.size > 0) {
+          gpu_->cu.check(gpu_->cu.memset_d8_async(address, 0, b.size, gpu_->stream.get()), "zeroing scratch");
+        }
+      } else {
+        address = gpu_->cache.find(b.content_key)->get();
+      }
+      table.address[b.name] = address;
+      table.size[b.name] = b.size;
+    }
+    return table;
+  }
+
+  Measurement measure_kernel(const MeasureRequest& r, const std::string& cubin) {
+    const CudaDriver& cu = gpu_->cu;
+    if (cubin.empty()) throw std::runtime_error("the request carries no cubin");
+    BufferTable table = buffers_of(r);
+    CudaModule module(cu, cubin.data());
+    struct Launch {
+      CUfunction function;
+      const LaunchStep* step;
+      std::vector<uint64_t> slots;  // every argument's bytes; cuLaunchKernel reads its size from each
+      std::vector<void*> params;
+    };
+    std::vector<Launch> launches(r.steps.size());
+    for (size_t i = 0; i < r.steps.size(); ++i) {
+      const LaunchStep& step = r.steps[i];
+      Launch& l = launches[i];
+      l.step = &step;
+      l.function = module.function(step.entry);
+      int max_threads = 0;
+      cu.check(cu.func_get_attribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, l.function),
+               "reading the block size limit of '" + step.entry + "'");
+      const uint64_t threads = uint64_t{step.block.x} * step.block.y * step.block.z;
+      if (threads > static_cast<uint64_t>(max_threads)) {
+        throw std::runtime_error("kernel '" + step.entry + "' can run at most " + std::to_string(max_threads) +
+                                 " threads per block with its register use; the plan asks for " +
+                                 std::to_string(threads));
+      }
+      if (step.shared_bytes > 48 * 1024) {
+        cu.check(cu.func_set_attribute(l.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                       static_cast<int>(step.shared_bytes)),
+                 "allowing " + std::to_string(step.shared_bytes) + " bytes of dynamic shared memory");
+      }
+      l.slots.resize(step.args.size());
+      for (size_t a = 0; a < step.args.size(); ++a) {
+        const KernelArg& arg = step.args[a];
+        if (!arg.buffer.empty()) {
+          const CUdeviceptr address = table.at(arg.buffer);
+          std::memcpy(&l.slots[a], &address, sizeof address);
+        } else {
+          std::visit([&](auto v) { std::memcpy(&l.slots[a], &v, sizeof v); }, arg.scalar);
+        }
+        l.params.push_back(&l.slots[a]);
+      }
+    }
+    auto run = [&] {
+      for (Launch& l : launches) {
+        const LaunchStep& s = *l.step;
+        cu.check(cu.launch_kernel(l.function, s.grid.x, s.grid.y, s.grid.z, s.block.x, s.block.y, s.block.z,
+                                  s.shared_bytes, gpu_->stream.get(), l.params.data(), nullptr),
+                 "launching '" + s.entry + "'");
+      }
+    };
+    return verify_and_time(r, table, run);
+  }
+
+  Measurement measure_cusparse(const MeasureRequest& r) {
+    std::string why;
+    const CusparseApi* sp = CusparseApi::load(&why);
+    if (!sp) throw std::runtime_error(why);
+    if (r.alg != "csr_alg1" && r.alg != "csr_alg2") throw std::runtime_error("unknown cuSPARSE algorithm " + r.alg);
+    if (!gpu_->cusparse) {
+      cusparseHandle_t handle = nullptr;
+      sp->check(sp->create(&handle), "creating the cuSPARSE handle");
+      gpu_->cusparse = Owned<cusparseHandle_t>(handle, [sp](cusparseHandle_t h) { sp->destroy(h); });
+      sp->check(sp->set_stream(handle, gpu_->stream.get()), "setting cuSPARSE's stream");
+    }
+    cusparseHandle_t handle = gpu_->cusparse.get();
+    BufferTable table = buffers_of(r);
+    const cudaDataType type = r.dtype == Dtype::F32 ? CUDA_R_32F : CUDA_R_64F;
+    auto address = [&](const char* name) { return reinterpret_cast<void*>(table.at(name)); };
+
+    cusparseSpMatDescr_t raw_matrix = nullptr;
+    sp->check(sp->create_csr(&raw_matrix, r.rows, r.cols, r.nnz, address("row_ptr"), address("col_idx"),
+                             address("values"), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, type),
+              "describing the CSR matrix");
+    const Owned<cusparseSpMatDescr_t> matrix(raw_matrix, [sp](cusparseSpMatDescr_t d) { sp->destroy_sp_mat(d); });
+    auto vector = [&](const char* name, int64_t size) {
+      cusparseDnVecDescr_t raw = nullptr;
+      sp->check(sp->create_dn_vec(&raw, size, address(name), type), std::string("describing vector ") + name);
+      return Owned<cusparseDnVecDescr_t>(raw, [sp](cusparseDnVecDescr_t d) { sp->destroy_dn_vec(d); });
+    };
+    const auto x = vector("x", r.cols), y = vector("y", r.rows);
+
+    const float alpha32 = 1, beta32 = 0;
+    const double alpha64 = 1, beta64 = 0;
+    const void* alpha = r.dtype == Dtype::F32 ? static_cast<const void*>(&alpha32) : &alpha64;
+    const void* beta = r.dtype == Dtype::F32 ? static_cast<const void*>(&beta32) : &beta64;
+    const cusparseSpMVAlg_t alg = r.alg == "csr_alg2" ? CUSPARSE_SPMV_CSR_ALG2 : CUSPARSE_SPMV_CSR_ALG1;
+    const cusparseOperation_t op = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    size_t work_bytes = 0;
+    sp->check(sp->spmv_buffer_size(handle, op, alpha, matrix.get(), x.get(), beta, y.get(), type, alg, &work_bytes),
+              "sizing the SpMV workspace");
+    DeviceMemory work(gpu_->cu, work_bytes);
+    void* workspace = reinterpret_cast<void*>(work.get());
+    if (alg == CUSPARSE_SPMV_CSR_ALG2) {
+      sp->check(sp->spmv_preprocess(handle, op, alpha, matrix.get(), x.get(), beta, y.get(), type, alg, workspace),
+                "preprocessing for SpMV");
+    }
+    auto run = [&] {
+      sp->check(sp->spmv(handle, op, alpha, matrix.get(), x.get(), beta, y.get(), type, alg, workspace), "cusparseSpMV");
+    };
+    return verify_and_time(r, table, run);
+  }
+
+  // Poison, run once, verify; only a verified run is timed.
+  Measurement verify_and_time(const MeasureRequest& r, const BufferTable& table, const std::function<void()>& run) {
+    const CudaDriver& cu = gpu_->cu;
+    const CUstream stream = gpu_->stream.get();
+    const CUdeviceptr output = table.at(r.output);
+    const size_t output_bytes = r.output_elements * dtype_size(r.dtype);
+    if (output_bytes > table.size.at(r.output)) throw std::runtime_error("the output buffer is too small");
+    auto reset_output = [&](unsigned word) {
+      cu.check(cu.memset_d32_async(output, word, output_bytes / 4, stream), "resetting the output");
+    };
+    reset_output(r.zero_output_first ? 0 : kNanPattern);
+    run();
+    cu.check(cu.stream_synchronize(stream), "running once to verify");
+    progress();
+    std::string result(output_bytes, '\0');
+    cu.check(cu.memcpy_dtoh(result.data(), output, output_bytes), "reading the output back");
+
+    const VerificationResult verdict = verify_output(result, r.dtype, host_values<double>(r.reference_key),
+                                                     host_values<int32_t>(r.row_lengths_key));
+    if (!verdict.ok) return {MeasureStatus::VerifyFailed, 0, 0, 0, verdict.max_rel_error, verdict.message};
+
+    auto before_run = [&] {
+      if (r.zero_output_first) reset_output(0);
+    };
+    const TimedRuns timed = gpu_->harness.time(before_run, run, r.options, [this] { progress(); });
+    Measurement m{MeasureStatus::Ok, timed.summary.median, timed.summary.iqr(), static_cast<int>(timed.summary.count),
+                  verdict.max_rel_error, ""};
+    if (!timed.converged) {
+      m.message = "stopped at " + std::to_string(timed.summary.count) +
+                  " runs before the median's confidence interval reached the target width";
+    }
+    return m;
+  }
+
+  template <typename T>
+  std::vector<T> host_values(const std::string& key) {
+    if (key.empty()) return {};
+    const std::string* bytes = host_cache_.find(key);
+    if (!bytes) throw std::runtime_error("the worker lost host content " + key);
+    std::vector<T> values(bytes->size() / sizeof(T));
+    std::memcpy(values.data(), bytes->data(), values.size() * sizeof(T));
+    return values;
+  }
+
+  void copy_bandwidth(const WorkerMessage& m) {
+    open_device();
+    if (!gpu_) {
+      reply_error("no GPU: " + device_.why_absent);
+      return;
+    }
+    const CudaDriver& cu = gpu_->cu;
+    try {
+      const size_t bytes = m.header.at("bytes").get<size_t>();
+      DeviceMemory from(cu, bytes), to(cu, bytes);
+      cu.check(cu.memset_d8_async(from.get(), 1, bytes, gpu_->stream.get()), "filling the copy source");
+      auto run = [&] {
+        cu.check(cu.memcpy_dtod_async(to.get(), from.get(), bytes, gpu_->stream.get()), "copying on the device");
+      };
+      const MeasureOptions options;
+      progress_interval_s_ = std::min(0.2, options.kernel_timeout_s / 4);
+      const TimedRuns timed = gpu_->harness.time([] {}, run, options, [this] { progress(); });
+      const double seconds = timed.summary.median * 1e-6;
+      stream_.send(MessageType::Result, {{"gbs", 2.0 * static_cast<double>(bytes) / seconds / 1e9},
+                                         {"median_us", timed.summary.median}});
+    } catch (const CudaError& e) {
+      reply_error(failure(e.what()).message);
+    } catch (const nlohmann::json::exception& e) {
+      reply_error(std::string("malformed copy request: ") + e.what());
+    }
+  }
+
+  // Tells the daemon the worker is alive, at most every progress_interval_s_.
+  void progress() {
+    const auto now = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(now - last_progress_).count() < progress_interval_s_) return;
+    last_progress_ = now;
+    stream_.send(MessageType::Progress, nlohmann::json::object());
+  }
+
+  MessageStream& stream_;
+  bool opened_ = false;
+  bool context_lost_ = false;
+  DeviceInfo device_;
+  std::unique_ptr<Gpu> gpu_;
+  WorkerCache<std::string> host_cache_{kHostCacheBytes};
+  double progress_interval_s_ = 0.2;
+  std::chrono::steady_clock::time_point last_progress_{};
+};
+
+}  // namespace
+
+int serve_worker(MessageStream& stream) { return Worker(stream).run(); }
+
+}  // namespace ktune

@@ -1,0 +1,36 @@
+#pragma once
+// The SpMV parameter space and one configuration of it in typed form.
+#include <cstdint>
+#include <string>
+
+#include "kernels/parameter_space.h"
+#include "workload/csr_matrix.h"
+
+namespace ktune {
+
+enum class SpmvSchedule { Row, Subwarp, Merge };  // in the order of the "schedule" choices
+
+// schedule ∈ {row, subwarp, merge}, block (threads per block), lanes (threads per row),
+// items_per_thread (merge items per thread). Parameters a schedule does not use are pinned to
+// one value, so that no two configurations compile to the same kernel.
+ParameterSpace spmv_space();
+
+struct SpmvConfig {
+  SpmvSchedule schedule = SpmvSchedule::Row;
+  int32_t block = 256;
+  int32_t lanes = 1;
+  int32_t items_per_thread = 1;
+
+  // Validates against spmv_space(); throws InputError naming the refused parameter.
+  static SpmvConfig from(const Config& config);
+
+  std::string schedule_name() const;
+  // Rows one block covers (row and subwarp schedules).
+  int32_t rows_per_block() const { return block / lanes; }
+  // Merge-path items (row ends + nonzeros) one block covers (merge schedule).
+  int64_t tile_items() const { return int64_t{block} * items_per_thread; }
+  // Blocks of the launch on a matrix of this shape (at least one, even for an empty matrix).
+  int64_t blocks(int32_t rows, int64_t nnz) const;
+};
+
+}  // namespace ktune

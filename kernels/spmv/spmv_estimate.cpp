@@ -1,0 +1,96 @@
+#include "kernels/spmv/spmv_estimate.h"
+
+#include <algorithm>
+
+namespace ktune {
+
+namespace {
+
+constexpr int64_t kWarpSize = 32;
+constexpr int64_t kSectorBytes = 32;  // the unit in which a gather moves x
+
+// The gather cost of x: for each group of nonzeros [starts[g], starts[g + 1]) that one warp
+// gathers, the distinct 32-byte sectors of x it touches, summed over groups. A sector two warps
+// share counts twice; whether L2 catches that reuse is the model's business, not this count's.
+double gathered_x_bytes(const CsrF64& a, const std::vector<int64_t>& starts, size_t value_bytes) {
+  const int64_t per_sector = kSectorBytes / static_cast<int64_t>(value_bytes);
+  std::vector<int64_t> last_group((a.cols + per_sector - 1) / per_sector, -1);
+  int64_t sectors = 0;
+  for (size_t g = 0; g + 1 < starts.size(); ++g) {
+    for (int64_t i = starts[g]; i < starts[g + 1]; ++i) {
+      int64_t& last = last_group[a.col_idx[i] / per_sector];
+      if (last != static_cast<int64_t>(g)) {
+        last = static_cast<int64_t>(g);
+        ++sectors;
+      }
+    }
+  }
+  return static_cast<double>(sectors * kSectorBytes);
+}
+
+// Row and subwarp schedules: warp w holds rows [w * r, (w + 1) * r) with r = 32 / lanes, and
+// its slowest lane loops ceil(length / lanes) times over the longest of them.
+void estimate_row_warps(const CsrF64& a, const SpmvConfig& config, int64_t warps, WorkEstimate& e,
+                        std::vector<int64_t>& group_starts) {
+  const int64_t rows_per_warp = kWarpSize / config.lanes;
+  for (int64_t w = 0; w < warps; ++w) {
+    const int64_t first = std::min<int64_t>(w * rows_per_warp, a.rows);
+    const int64_t last = std::min<int64_t>(first + rows_per_warp, a.rows);
+    int64_t longest = 0;
+    for (int64_t r = first; r < last; ++r) longest = std::max<int64_t>(longest, a.row_length(r));
+    e.warp_work.push_back(static_cast<double>((longest + config.lanes - 1) / config.lanes));
+    if (first < last) group_starts.push_back(a.row_ptr[first]);
+  }
+  group_starts.push_back(a.nnz());
+}
+
+// Merge schedule: lane l of a block's warp w takes the items from (32 w + l) * items_per_thread
+// of its tile, so lane 0 is the slowest and every full warp does exactly items_per_thread.
+// Its x gathers happen while staging the tile, 32 consecutive nonzeros per warp instruction.
+void estimate_merge_warps(const CsrF64& a, const SpmvConfig& config, WorkEstimate& e,
+                          std::vector<int64_t>& group_starts) {
+  const int64_t path = a.rows + a.nnz();
+  for (int64_t b = 0; b < e.blocks; ++b) {
+    const int64_t tile =
+        std::min(config.tile_items(), std::max<int64_t>(path - b * config.tile_items(), 0));
+    for (int64_t w = 0; w < config.block / kWarpSize; ++w) {
+      const int64_t lane0_items = tile - w * kWarpSize * config.items_per_thread;
+      e.warp_work.push_back(
+          static_cast<double>(std::clamp<int64_t>(lane0_items, 0, config.items_per_thread)));
+    }
+  }
+  for (int64_t i = 0; i < a.nnz(); i += kWarpSize) group_starts.push_back(i);
+  group_starts.push_back(a.nnz());
+}
+
+}  // namespace
+
+WorkEstimate estimate_spmv(const CsrF64& a, const SpmvConfig& config, Dtype dtype) {
+  WorkEstimate e;
+  e.threads_per_block = config.block;
+  e.blocks = config.blocks(a.rows, a.nnz());
+  e.launches = 1;
+  std::vector<int64_t> group_starts;
+  if (config.schedule == SpmvSchedule::Merge) {
+    estimate_merge_warps(a, config, e, group_starts);
+  } else {
+    estimate_row_warps(a, config, e.blocks * config.block / kWarpSize, e, group_starts);
+  }
+  const double value_bytes = static_cast<double>(dtype_size(dtype));
+  const double rows = a.rows;
+  const double nnz = static_cast<double>(a.nnz());
+  // The merge schedule accumulates into y, which is zeroed first: y is written twice.
+  const double y_writes = config.schedule == SpmvSchedule::Merge ? 2 : 1;
+  e.dram_bytes = (rows + 1) * 4 + nnz * (4 + value_bytes) +
+                 gathered_x_bytes(a, group_starts, dtype_size(dtype)) +
+                 y_writes * rows * value_bytes;
+  return e;
+}
+
+double spmv_min_bytes(const CsrF64& a, Dtype dtype) {
+  const double value_bytes = static_cast<double>(dtype_size(dtype));
+  return (a.rows + 1.0) * 4 + static_cast<double>(a.nnz()) * (4 + value_bytes) +
+         (static_cast<double>(a.cols) + a.rows) * value_bytes;
+}
+
+}  // namespace ktune

@@ -1,0 +1,22 @@
+#pragma once
+// The SpMV family: y = A·x on the workload's CSR matrix, in three schedules (spmv_config.h).
+#include "kernels/kernel_family.h"
+
+namespace ktune {
+
+class SpmvFamily : public KernelFamily {
+ public:
+  std::string name() const override { return "spmv"; }
+  std::string description() const override;
+  WorkloadKind workload_kind() const override { return WorkloadKind::SparseMatrix; }
+  ParameterSpace space() const override;
+  KernelSource source(const Config& config, Dtype dtype) const override;
+  std::vector<LaunchStep> launches(const Workload& w, const Config& config) const override;
+  LaunchPlan prepare(const Workload& w, const Config& config, Dtype dtype) const override;
+  std::vector<double> reference(const Workload& w) const override;
+  WorkEstimate estimate(const Workload& w, const Config& config, Dtype dtype) const override;
+  double flops(const Workload& w) const override;
+  double min_bytes(const Workload& w, Dtype dtype) const override;
+};
+
+}  // namespace ktune

@@ -1,0 +1,127 @@
+#include "model/first_cost_model.h"
+
+#include <algorithm>
+#include <functional>
+#include <numeric>
+#include <queue>
+#include <stdexcept>
+#include <vector>
+
+#include "model/occupancy.h"
+#include "workload/input_error.h"
+
+namespace ktune {
+namespace {
+
+constexpr int kWarpSize = 32;
+// Loads one warp keeps in flight: four 128-byte lines, a loop unrolled a few times.
+constexpr double kBytesInFlightPerWarp = 512;
+// The cheapest work unit (a loop iteration) is still a few dependent instructions.
+constexpr double kMinCyclesPerWorkUnit = 8;
+// Slowest slot over mean slot beyond which uneven work, not latency, is named the cause.
+constexpr double kImbalanceThreshold = 1.5;
+
+struct Schedule {
+  double busiest_slot = 0;  // work units
+  double imbalance = 1;
+};
+
+// Blocks go in index order to whichever block slot frees first, as the hardware's block
+// scheduler hands them out; a block holds its slot until its slowest warp is done.
+Schedule schedule_blocks(const std::vector<double>& warp_work, int warps_per_block,
+                         int64_t block_slots) {
+  const int64_t warps = static_cast<int64_t>(warp_work.size());
+  const int64_t blocks = (warps + warps_per_block - 1) / warps_per_block;
+  const int64_t slots_used = std::min(blocks, block_slots);
+  std::priority_queue<double, std::vector<double>, std::greater<>> slot_free_at;
+  for (int64_t s = 0; s < slots_used; ++s) slot_free_at.push(0);
+  for (int64_t b = 0; b < blocks; ++b) {
+    const auto first = warp_work.begin() + b * warps_per_block;
+    const auto last = warp_work.begin() + std::min(warps, (b + 1) * warps_per_block);
+    const double free_at = slot_free_at.top();
+    slot_free_at.pop();
+    slot_free_at.push(free_at + *std::max_element(first, last));
+  }
+  Schedule schedule;
+  while (!slot_free_at.empty()) {
+    schedule.busiest_slot = std::max(schedule.busiest_slot, slot_free_at.top());
+    slot_free_at.pop();
+  }
+  const double total = std::accumulate(warp_work.begin(), warp_work.end(), 0.0);
+  const double mean_per_warp_slot = total / static_cast<double>(slots_used * warps_per_block);
+  if (mean_per_warp_slot > 0) {
+    schedule.imbalance = std::max(1.0, schedule.busiest_slot / mean_per_warp_slot);
+  }
+  return schedule;
+}
+
+std::string name_bottleneck(const Prediction& p, double dram_efficiency) {
+  if (p.launch_us >= std::max(p.memory_us, p.compute_us)) return "launch";
+  if (p.compute_us > p.memory_us) {
+    return p.imbalance > kImbalanceThreshold ? "imbalance" : "latency";
+  }
+  // DRAM-bound, but with too few warps in flight to draw its full bandwidth.
+  return dram_efficiency < 1 ? "latency" : "memory";
+}
+
+}  // namespace
+
+nlohmann::json Prediction::to_json() const {
+  return {{"time_us", time_us},       {"memory_us", memory_us}, {"compute_us", compute_us},
+          {"launch_us", launch_us},   {"imbalance", imbalance}, {"occupancy", occupancy},
+          {"bottleneck", bottleneck}};
+}
+
+Prediction predict(const WorkEstimate& work, const ResourceUsage& usage, const GpuSpec& gpu) {
+  Prediction p;
+  p.launch_us = gpu.launch_overhead_us * work.launches;
+  const double total_units = std::accumulate(work.warp_work.begin(), work.warp_work.end(), 0.0);
+  if (work.dram_bytes <= 0 && total_units <= 0) {
+    p.time_us = p.launch_us;
+    p.bottleneck = "launch";
+    return p;
+  }
+  if (work.threads_per_block <= 0) {
+    throw std::invalid_argument("predict: a WorkEstimate with work needs threads_per_block");
+  }
+  const Occupancy occ =
+      occupancy(gpu, work.threads_per_block, usage.registers, usage.shared_bytes);
+  if (occ.blocks_per_sm == 0) {
+    throw InputError("the configuration cannot run on " + gpu.arch + ": one block of " +
+                     std::to_string(work.threads_per_block) + " threads exceeds the SM's " +
+                     occ.limiter + " limit");
+  }
+  p.occupancy = occ.fraction;
+
+  const int warps_per_block = (work.threads_per_block + kWarpSize - 1) / kWarpSize;
+  const double warps = work.warp_work.empty()
+                           ? static_cast<double>(work.blocks) * warps_per_block
+                           : static_cast<double>(work.warp_work.size());
+  if (warps <= 0) throw std::invalid_argument("predict: a WorkEstimate with bytes needs blocks");
+  // Spill code runs at least once per thread; that lower bound is what is charged.
+  const double bytes =
+      work.dram_bytes + (usage.spill_stores + usage.spill_loads) * warps * kWarpSize;
+
+  // Little's law: DRAM delivers its bandwidth only with bandwidth x latency bytes in flight.
+  const double warps_to_saturate =
+      gpu.dram_bandwidth_gbs * gpu.dram_latency_ns / gpu.sms / kBytesInFlightPerWarp;
+  const double active_warps_per_sm = std::min<double>(occ.warps_per_sm, warps / gpu.sms);
+  const double dram_efficiency = std::min(1.0, active_warps_per_sm / warps_to_saturate);
+  p.memory_us = bytes / (gpu.dram_bandwidth_gbs * 1e3 * dram_efficiency);
+
+  if (total_units > 0) {
+    // A warp alone is latency bound: it moves its share of bytes at its in-flight rate.
+    const double unit_ns =
+        std::max(bytes / total_units / kBytesInFlightPerWarp * gpu.dram_latency_ns,
+                 kMinCyclesPerWorkUnit / gpu.clock_ghz);
+    const Schedule schedule = schedule_blocks(
+        work.warp_work, warps_per_block, static_cast<int64_t>(gpu.sms) * occ.blocks_per_sm);
+    p.compute_us = schedule.busiest_slot * unit_ns / 1e3;
+    p.imbalance = schedule.imbalance;
+  }
+  p.time_us = p.launch_us + std::max(p.memory_us, p.compute_us);
+  p.bottleneck = name_bottleneck(p, dram_efficiency);
+  return p;
+}
+
+}  // namespace ktune

@@ -1,0 +1,36 @@
+#pragma once
+// What the cost model needs to know of a GPU: its limits (from the CUDA programming guide's
+// compute capability tables) and a few performance figures, which calibration on the real
+// device will replace.
+#include <cstdint>
+#include <string>
+
+namespace ktune {
+
+struct GpuSpec {
+  std::string arch;  // "sm_90"
+  int sms = 0;
+  int max_threads_per_sm = 0;
+  int max_warps_per_sm = 0;
+  int max_blocks_per_sm = 0;
+  int max_threads_per_block = 0;
+  int registers_per_sm = 0;
+  int max_registers_per_thread = 0;
+  int register_alloc_unit = 0;  // registers granted to a warp at a time
+  int register_partitions = 0;  // sub-partitions of the register file; a warp lives in one
+  int shared_per_sm = 0;        // bytes, with the largest shared-memory carveout
+  int max_shared_per_block = 0;
+  int reserved_shared_per_block = 0;  // taken by the driver from every block
+  int shared_alloc_unit = 0;
+  int64_t l2_bytes = 0;
+  double dram_bandwidth_gbs = 0;  // sustained, not the datasheet peak
+  double dram_latency_ns = 0;
+  double clock_ghz = 0;
+  double launch_overhead_us = 0;  // back-to-back launches on one stream
+};
+
+// The built-in description of an architecture ("sm_80", "sm_90"); throws InputError naming
+// the known ones otherwise.
+GpuSpec spec_for_arch(const std::string& arch);
+
+}  // namespace ktune

@@ -1,0 +1,129 @@
+#include "server/http_api.h"
+
+#include <chrono>
+#include <functional>
+
+#include "server/logging.h"
+#include "server/service_errors.h"
+#include "workload/input_error.h"
+
+namespace ktune {
+namespace {
+
+using Handler = std::function<void(const httplib::Request&, httplib::Response&)>;
+
+void send_json(httplib::Response& res, int status, const nlohmann::json& body) {
+  res.status = status;
+  res.set_content(body.dump(), "application/json");
+}
+
+void send_error(httplib::Response& res, int status, const std::string& message) {
+  send_json(res, status, {{"error", message}});
+}
+
+// Wraps a handler with the error mapping and the latency metric of its route.
+Handler guarded(Service& service, std::string route, Handler handler) {
+  return [&service, route = std::move(route), handler = std::move(handler)](const httplib::Request& req,
+                                                                             httplib::Response& res) {
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      handler(req, res);
+    } catch (const LimitError& e) {
+      send_error(res, 413, e.what());
+    } catch (const NotFoundError& e) {
+      send_error(res, 404, e.what());
+    } catch (const ForbiddenError& e) {
+      send_error(res, 403, e.what());
+    } catch (const InputError& e) {
+      send_error(res, 400, e.what());
+    } catch (const UnavailableError& e) {
+      send_error(res, 503, e.what());
+    } catch (const ConflictError& e) {
+      send_error(res, 409, e.what());
+    } catch (const nlohmann::json::exception& e) {
+      send_error(res, 400, std::string("malformed JSON request: ") + e.what());
+    } catch (const std::exception& e) {
+      log_error(route + ": " + e.what());
+      send_error(res, 500, std::string("internal error: ") + e.what());
+    }
+    service.metrics().record_request(
+        route, res.status, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  };
+}
+
+nlohmann::json parse_body(const httplib::Request& req) {
+  if (req.body.empty()) throw InputError("the request body is empty; expected a JSON object");
+  nlohmann::json j = nlohmann::json::parse(req.body, nullptr, false);
+  if (j.is_discarded()) throw InputError("the request body is not valid JSON");
+  if (!j.is_object()) throw InputError("the request body must be a JSON object");
+  return j;
+}
+
+bool wants_text(const httplib::Request& req) {
+  return req.get_param_value("format") == "text" ||
+         (req.has_header("Accept") && req.get_header_value("Accept").find("text/plain") != std::string::npos);
+}
+
+}  // namespace
+
+void install_routes(httplib::Server& server, Service& service, size_t max_body_bytes) {
+  server.set_payload_max_length(max_body_bytes);
+
+  server.Get("/healthz", guarded(service, "/healthz", [](const httplib::Request&, httplib::Response& res) {
+               res.set_content("ok\n", "text/plain");
+             }));
+  server.Get("/metrics", guarded(service, "/metrics", [&service](const httplib::Request&, httplib::Response& res) {
+               res.set_content(service.metrics_text(), "text/plain; version=0.0.4");
+             }));
+  server.Post("/v1/matrices", guarded(service, "/v1/matrices", [&service](const httplib::Request& req, httplib::Response& res) {
+                bool created = false;
+                nlohmann::json body = service.upload_matrix(req.body, req.get_param_value("name"), &created);
+                send_json(res, created ? 201 : 200, body);
+              }));
+  server.Post("/v1/tune", guarded(service, "/v1/tune", [&service](const httplib::Request& req, httplib::Response& res) {
+                TuneReply reply = service.tune(parse_body(req));
+                send_json(res, reply.status, reply.body);
+              }));
+  server.Get(R"(/v1/jobs/([A-Za-z0-9_-]+))",
+             guarded(service, "/v1/jobs/{id}", [&service](const httplib::Request& req, httplib::Response& res) {
+               send_json(res, 200, service.job(req.matches[1]));
+             }));
+  server.Delete(R"(/v1/jobs/([A-Za-z0-9_-]+))",
+                guarded(service, "/v1/jobs/{id}", [&service](const httplib::Request& req, httplib::Response& res) {
+                  send_json(res, 200, service.cancel_job(req.matches[1]));
+                }));
+  server.Get("/v1/configs", guarded(service, "/v1/configs", [&service](const httplib::Request& req, httplib::Response& res) {
+               for (const char* required : {"kernel", "signature", "dtype"})
+                 if (!req.has_param(required))
+                   throw InputError(std::string("missing query parameter '") + required +
+                                    "' (kernel, signature, dtype are required)");
+               send_json(res, 200,
+                         service.lookup(req.get_param_value("kernel"), req.get_param_value("signature"),
+                                        req.get_param_value("dtype"), req.get_param_value("device"),
+                                        req.get_param_value("features")));
+             }));
+  server.Get("/v1/kernels", guarded(service, "/v1/kernels", [&service](const httplib::Request&, httplib::Response& res) {
+               send_json(res, 200, service.kernels());
+             }));
+  server.Get("/v1/devices", guarded(service, "/v1/devices", [&service](const httplib::Request&, httplib::Response& res) {
+               send_json(res, 200, service.devices());
+             }));
+  server.Get("/v1/report", guarded(service, "/v1/report", [&service](const httplib::Request& req, httplib::Response& res) {
+               if (wants_text(req))
+                 res.set_content(service.report_text(), "text/plain");
+               else
+                 send_json(res, 200, service.report());
+             }));
+  server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+    // Only fill in bodies for errors no handler answered (unknown routes, oversized bodies).
+    if (!res.body.empty()) return;
+    if (res.status == 413)
+      send_error(res, 413, "request body too large");
+    else if (res.status == 404)
+      send_error(res, 404, "no route " + req.method + " " + req.path);
+    else
+      send_error(res, res.status, "request failed");
+  });
+}
+
+}  // namespace ktune

@@ -1,0 +1,219 @@
+#include "server/job_manager.h"
+
+#include <random>
+
+#include "db/job_repository.h"
+#include "server/logging.h"
+#include "server/service_errors.h"
+#include "workload/input_error.h"
+
+namespace ktune {
+
+struct JobManager::Active {
+  JobRecord record;
+  std::atomic<bool> cancel{false};
+  bool finished = false;
+  std::condition_variable done;
+};
+
+class JobManager::Control : public JobControl {
+ public:
+  Control(JobRepository& jobs, Active& job) : jobs_(jobs), job_(job) {}
+  bool cancelled() const override { return job_.cancel.load(); }
+  void progress(int64_t done, int64_t planned, const std::optional<nlohmann::json>& best) override {
+    jobs_.update_progress(job_.record.id, done, planned);
+    if (best) jobs_.set_best(job_.record.id, *best);
+  }
+
+ private:
+  JobRepository& jobs_;
+  Active& job_;
+};
+
+namespace {
+std::string new_job_id() {
+  static std::mutex mutex;
+  static std::mt19937_64 rng{std::random_device{}()};
+  std::lock_guard<std::mutex> lock(mutex);
+  static const char* hex = "0123456789abcdef";
+  std::string id = "j";
+  uint64_t bits = rng();
+  for (int i = 0; i < 16; ++i, bits >>= 4) id += hex[bits & 15];
+  return id;
+}
+}  // namespace
+
+JobManager::JobManager(Database& db, Metrics& metrics, Runner runner, int threads, int capacity)
+    : db_(db), metrics_(metrics), runner_(std::move(runner)), capacity_(static_cast<size_t>(capacity)) {
+  for (int i = 0; i < threads; ++i) workers_.emplace_back([this] { work(); });
+}
+
+JobManager::~JobManager() { shutdown(); }
+
+void JobManager::shutdown() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping_ && workers_.empty()) return;
+    stopping_ = true;
+    for (auto& [id, job] : active_) job->cancel = true;
+  }
+  queue_changed_.notify_all();
+  for (std::thread& t : workers_)
+    if (t.joinable()) t.join();
+  workers_.clear();
+}
+
+void JobManager::enqueue(const JobRecord& record) {
+  auto job = std::make_shared<Active>();
+  job->record = record;
+  active_[record.id] = job;
+  active_by_key_[record.dedup_key] = record.id;
+  queue_.push_back(job);
+  metrics_.set_gauge("jobs_queued", static_cast<double>(queue_.size()));
+}
+
+JobManager::Submitted JobManager::submit(const nlohmann::json& request, const std::string& dedup_key) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (stopping_) throw UnavailableError("ktuned is shutting down");
+  if (auto it = active_by_key_.find(dedup_key); it != active_by_key_.end()) {
+    metrics_.increment("jobs_joined_total");
+    return {it->second, false};
+  }
+  if (queue_.size() >= capacity_)
+    throw UnavailableError("the job queue is full (" + std::to_string(capacity_) + " queued); retry later");
+  const JobRecord record = JobRepository(db_).create(new_job_id(), dedup_key, request);
+  enqueue(record);
+  metrics_.increment("jobs_submitted_total");
+  lock.unlock();
+  queue_changed_.notify_one();
+  return {record.id, true};
+}
+
+void JobManager::resume_unfinished() {
+  std::vector<JobRecord> unfinished = JobRepository(db_).list_unfinished();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (JobRecord& record : unfinished) {
+      if (active_.count(record.id)) continue;
+      JobRepository(db_).update_state(record.id, JobState::Queued, std::nullopt);
+      record.state = JobState::Queued;
+      enqueue(record);
+      log_info("resuming job " + record.id);
+      metrics_.increment("jobs_resumed_total");
+    }
+  }
+  queue_changed_.notify_all();
+}
+
+void JobManager::work() {
+  for (;;) {
+    std::shared_ptr<Active> job;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      queue_changed_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      if (stopping_) return;
+      job = queue_.front();
+      queue_.pop_front();
+      metrics_.set_gauge("jobs_queued", static_cast<double>(queue_.size()));
+    }
+    run(job);
+  }
+}
+
+void JobManager::run(const std::shared_ptr<Active>& job) {
+  JobRepository jobs(db_);
+  const std::string& id = job->record.id;
+  JobState final_state = JobState::Done;
+  std::optional<std::string> error;
+  if (job->cancel) {
+    final_state = JobState::Cancelled;
+  } else {
+    jobs.update_state(id, JobState::Running, std::nullopt);
+    metrics_.set_gauge("jobs_running", 1);
+    Control control(jobs, *job);
+    try {
+      nlohmann::json answer = runner_(job->record, control);
+      if (job->cancel) {
+        final_state = JobState::Cancelled;
+      } else {
+        jobs.set_best(id, answer);
+      }
+    } catch (const InputError& e) {
+      final_state = JobState::Failed;
+      error = e.what();
+      std::lock_guard<std::mutex> lock(mutex_);
+      failures_[id] = {dynamic_cast<const NotFoundError*>(&e) ? 404
+                       : dynamic_cast<const ForbiddenError*>(&e) ? 403
+                       : dynamic_cast<const LimitError*>(&e) ? 413 : 400,
+                       e.what()};
+    } catch (const std::exception& e) {
+      final_state = JobState::Failed;
+      error = e.what();
+      log_error("job " + id + " failed: " + e.what());
+    }
+    metrics_.set_gauge("jobs_running", 0);
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    // A job interrupted by shutdown stays resumable: it is left as running in the database.
+    const bool interrupted = stopping_ && final_state == JobState::Cancelled;
+    if (!interrupted) jobs.update_state(id, final_state, error);
+    metrics_.increment(std::string("jobs_") + to_string(final_state) + "_total");
+    active_.erase(id);
+    if (auto it = active_by_key_.find(job->record.dedup_key); it != active_by_key_.end() && it->second == id)
+      active_by_key_.erase(it);
+    job->finished = true;
+  }
+  job->done.notify_all();
+}
+
+JobRecord JobManager::get(const std::string& id) {
+  std::optional<JobRecord> record = JobRepository(db_).get(id);
+  if (!record) throw NotFoundError("no job '" + id + "'");
+  return *record;
+}
+
+JobRecord JobManager::wait(const std::string& id, double seconds) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (auto it = active_.find(id); it != active_.end()) {
+    std::shared_ptr<Active> job = it->second;
+    job->done.wait_for(lock, std::chrono::duration<double>(seconds), [&job] { return job->finished; });
+  }
+  lock.unlock();
+  return get(id);
+}
+
+JobRecord JobManager::cancel(const std::string& id) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = active_.find(id);
+    if (it != active_.end()) {
+      it->second->cancel = true;
+      // A job still in the queue is dropped at once; a running one stops at its next safe point.
+      for (auto q = queue_.begin(); q != queue_.end(); ++q) {
+        if ((*q)->record.id != id) continue;
+        queue_.erase(q);
+        JobRepository(db_).update_state(id, JobState::Cancelled, std::nullopt);
+        active_by_key_.erase(it->second->record.dedup_key);
+        it->second->finished = true;
+        it->second->done.notify_all();
+        active_.erase(it);
+        break;
+      }
+      return get(id);
+    }
+  }
+  JobRecord record = get(id);
+  if (is_finished(record.state))
+    throw ConflictError("job '" + id + "' already finished (" + to_string(record.state) + ")");
+  return record;
+}
+
+std::optional<JobFailure> JobManager::failure(const std::string& id) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = failures_.find(id);
+  if (it == failures_.end()) return std::nullopt;
+  return it->second;
+}
+
+}  // namespace ktune

@@ -1,0 +1,478 @@
+#include "server/service.h"
+
+#include <set>
+#include <sstream>
+
+#include "db/baseline_repository.h"
+#include "db/candidate_repository.h"
+#include "db/device_repository.h"
+#include "db/job_repository.h"
+#include "db/measurement_repository.h"
+#include "db/result_repository.h"
+#include "db/upload_repository.h"
+#include "db/workload_repository.h"
+#include "kernel_templates.h"
+#include "server/logging.h"
+#include "server/report_table.h"
+#include "server/service_errors.h"
+#include "server/service_parts.h"
+#include "server/tune_answer.h"
+#include "workload/gzip.h"
+#include "workload/input_error.h"
+#include "workload/sha256.h"
+#include "workload/signature.h"
+
+namespace ktune {
+namespace {
+
+// Nearest-neighbour reuse stops beyond this feature distance: farther matrices differ in class.
+constexpr double kMaxNeighbourDistance = 1.0;
+
+std::string templates_hash() {
+  Sha256 h;
+  for (std::string_view t : templates::all()) {
+    h.update(t.data(), t.size());
+    h.update("\0", 1);
+  }
+  return h.hex_digest();
+}
+
+const char* kind_name(WorkloadKind k) { return k == WorkloadKind::Graph ? "graph" : "sparse"; }
+
+const KernelFamily& family_named(const std::string& name) {
+  const KernelFamily* f = find_family(name);
+  if (!f) {
+    std::string known;
+    for (const auto& family : all_families()) known += (known.empty() ? "" : ", ") + family->name();
+    throw InputError("unknown kernel '" + name + "' (known: " + known + ")");
+  }
+  return *f;
+}
+
+// The parsed, validated fields of a POST /v1/tune body.
+struct TuneFields {
+  const KernelFamily* family = nullptr;
+  Dtype dtype = Dtype::F32;
+  nlohmann::json workload;
+  TuneBudget budget;
+  bool wait = false;
+  double wait_seconds = 600;
+  bool hot = false;
+  bool force = false;
+};
+
+double number_field(const nlohmann::json& j, const char* name, double lo, double hi, double fallback) {
+  if (!j.contains(name)) return fallback;
+  const nlohmann::json& v = j.at(name);
+  if (!v.is_number() || v.get<double>() < lo || v.get<double>() > hi)
+    throw InputError(std::string("'") + name + "' must be a number in " + std::to_string(lo) + ".." + std::to_string(hi));
+  return v.get<double>();
+}
+
+bool bool_field(const nlohmann::json& j, const char* name) {
+  if (!j.contains(name)) return false;
+  if (!j.at(name).is_boolean()) throw InputError(std::string("'") + name + "' must be true or false");
+  return j.at(name).get<bool>();
+}
+
+TuneFields parse_tune(const nlohmann::json& r) {
+  static const std::set<std::string> known = {"kernel", "dtype", "workload", "budget", "wait", "wait_seconds", "hot", "force"};
+  for (const auto& [key, value] : r.items())
+    if (!known.count(key)) throw InputError("unknown field '" + key + "' in the tune request");
+  TuneFields t;
+  if (!r.contains("kernel") || !r["kernel"].is_string()) throw InputError("'kernel' (a string such as \"spmv\") is required");
+  t.family = &family_named(r["kernel"].get<std::string>());
+  if (r.contains("dtype") && !r["dtype"].is_string()) throw InputError("'dtype' must be \"f32\" or \"f64\"");
+  t.dtype = dtype_from_string(r.value("dtype", "f32"));
+  if (!r.contains("workload")) throw InputError("'workload' is required: {\"upload\"|\"path\"|\"generator\": ...}");
+  t.workload = r["workload"];
+  if (r.contains("budget")) {
+    const nlohmann::json& b = r["budget"];
+    if (!b.is_object()) throw InputError("'budget' must be an object: {\"measurements\", \"seconds\", \"compiles\"}");
+    for (const auto& [key, value] : b.items())
+      if (key != "measurements" && key != "seconds" && key != "compiles")
+        throw InputError("unknown field '" + key + "' in budget (measurements, seconds, compiles)");
+    t.budget.measurements = static_cast<int>(number_field(b, "measurements", 1, 100000, t.budget.measurements));
+    t.budget.seconds = number_field(b, "seconds", 0.001, 86400, t.budget.seconds);
+    t.budget.model_compiles = static_cast<int>(number_field(b, "compiles", 1, 100000, t.budget.model_compiles));
+  }
+  t.wait = bool_field(r, "wait");
+  t.wait_seconds = number_field(r, "wait_seconds", 0, 3600, t.wait_seconds);
+  t.hot = bool_field(r, "hot");
+  t.force = bool_field(r, "force");
+  return t;
+}
+
+nlohmann::json job_json(const JobRecord& j) {
+  return {{"id", j.id},
+          {"state", to_string(j.state)},
+          {"progress", {{"done", j.progress_done}, {"planned", j.progress_planned}}},
+          {"best", j.best ? *j.best : nlohmann::json()},
+          {"error", j.error ? nlohmann::json(*j.error) : nlohmann::json()},
+          {"request", j.request},
+          {"created_at", j.created_at},
+          {"updated_at", j.updated_at}};
+}
+
+MeasurementStatus stored_status(const CandidateOutcome& c) {
+  if (!c.kernel || !c.kernel->ok) return MeasurementStatus::CompileError;
+  switch (c.measurement->status) {
+    case MeasureStatus::Ok: return MeasurementStatus::Ok;
+    case MeasureStatus::VerifyFailed: return MeasurementStatus::VerifyFailed;
+    case MeasureStatus::Timeout: return MeasurementStatus::Timeout;
+    default: return MeasurementStatus::Fault;
+  }
+}
+
+MeasureStatus measure_status(MeasurementStatus s) {
+  switch (s) {
+    case MeasurementStatus::Ok: return MeasureStatus::Ok;
+    case MeasurementStatus::VerifyFailed: return MeasureStatus::VerifyFailed;
+    case MeasurementStatus::Timeout: return MeasureStatus::Timeout;
+    default: return MeasureStatus::Fault;
+  }
+}
+
+// Persists every candidate as it lands and reports progress; feeds back what a previous run
+// of the same job already measured.
+class JobObserver : public TuneObserver {
+ public:
+  JobObserver(ServiceParts& parts, const JobRecord& job, JobControl& control, int64_t workload_id,
+              const std::string& kernel, Dtype dtype, bool hot)
+      : parts_(parts), job_(job), control_(control), workload_id_(workload_id), kernel_(kernel), dtype_(dtype), hot_(hot) {
+    for (const MeasuredCandidate& m : MeasurementRepository(parts.db).list_for_job(job.id)) {
+      Measurement measurement;
+      measurement.status = measure_status(m.measurement.status);
+      measurement.median_us = m.measurement.median_us.value_or(0);
+      measurement.iqr_us = m.measurement.iqr_us.value_or(0);
+      measurement.count = static_cast<int>(m.measurement.count);
+      measurement.max_rel_error = m.measurement.max_rel_error.value_or(0);
+      measurement.message = m.measurement.message;
+      previous_[m.candidate.config_key] = measurement;
+    }
+  }
+
+  void planned(int total) override {
+    planned_ = total;
+    control_.progress(done_, planned_, std::nullopt);
+  }
+
+  void finished_one(const CandidateOutcome& c) override {
+    CandidateRecord record;
+    record.job_id = job_.id;
+    record.workload_id = workload_id_;
+    record.kernel = kernel_;
+    record.dtype = to_string(dtype_);
+    if (parts_.measurer) record.device_id = parts_.device_id;
+    record.config = c.config_key.empty() ? nlohmann::json::object() : find_family(kernel_)->space().to_json(c.config);
+    record.config_key = c.config_key;
+    if (c.kernel) record.kernel_key = c.kernel->key;
+    record.predicted_us = c.prediction.time_us;
+    const int64_t candidate_id = CandidateRepository(parts_.db).add(record);
+    if (c.measurement && !previous_.count(c.config_key)) {
+      MeasurementRecord m;
+      m.candidate_id = candidate_id;
+      m.status = stored_status(c);
+      if (c.measured_ok()) {
+        m.median_us = c.measurement->median_us;
+        m.iqr_us = c.measurement->iqr_us;
+        m.max_rel_error = c.measurement->max_rel_error;
+      }
+      m.count = c.measurement->count;
+      m.message = c.measurement->message;
+      m.hot = hot_;
+      MeasurementRepository(parts_.db).add(m);
+    }
+    ++done_;
+    if (c.kernel && c.kernel->ok) {
+      const double t = c.measured_ok() ? c.measurement->median_us : c.prediction.time_us;
+      if (!best_time_ || t < *best_time_) {
+        best_time_ = t;
+        best_ = nlohmann::json{{"config_key", c.config_key},
+                               {"predicted_us", c.prediction.time_us},
+                               {"measured_us", c.measured_ok() ? nlohmann::json(c.measurement->median_us) : nlohmann::json()}};
+      }
+    }
+    control_.progress(done_, planned_, best_);
+  }
+
+  bool cancelled() override { return control_.cancelled(); }
+
+  std::optional<Measurement> previous_measurement(const std::string& config_key) override {
+    auto it = previous_.find(config_key);
+    if (it == previous_.end()) return std::nullopt;
+    return it->second;
+  }
+
+ private:
+  ServiceParts& parts_;
+  const JobRecord& job_;
+  JobControl& control_;
+  int64_t workload_id_;
+  std::string kernel_;
+  Dtype dtype_;
+  bool hot_;
+  int64_t done_ = 0, planned_ = 0;
+  std::optional<double> best_time_;
+  std::optional<nlohmann::json> best_;
+  std::map<std::string, Measurement> previous_;
+};
+
+int64_t store_workload(Database& db, const Signature& sig, WorkloadKind kind, const CsrF64& m,
+                       const std::string& description) {
+  WorkloadRecord w;
+  w.signature = sig.exact;
+  w.kind = kind_name(kind);
+  w.rows = m.rows;
+  w.cols = m.cols;
+  w.nnz = m.nnz();
+  w.features = sig.to_json();
+  w.vector = sig.vector;
+  w.description = description;
+  return WorkloadRepository(db).upsert(w);
+}
+
+// An answer as stored, relabelled for how this request found it.
+nlohmann::json relabel(nlohmann::json answer, const char* match, double distance, const nlohmann::json& neighbour) {
+  answer["match"] = answer.value("source", "model") == "model" && std::string(match) == "exact" ? "model" : match;
+  answer["distance"] = distance;
+  answer["neighbour"] = neighbour;
+  return answer;
+}
+
+}  // namespace
+
+ServiceParts::ServiceParts(const ServerConfig& c)
+    : config(c),
+      db(c.db_path),
+      compile_store(db),
+      compile_cache(compiler, c.compile_cache_entries, &compile_store),
+      compile_pool(c.compile_threads > 0 ? static_cast<size_t>(c.compile_threads) : ThreadPool::default_size()),
+      resolver(c.data_dir, c.limits,
+               [this](const std::string& id) {
+                 std::optional<UploadRecord> u = UploadRepository(db).get(id);
+                 if (!u) throw NotFoundError("no uploaded matrix '" + id + "' (POST /v1/matrices first)");
+                 return u->content;
+               }),
+      lookup(kMaxNeighbourDistance) {
+  auto candidate = std::make_unique<Measurer>(c.worker_path.empty() ? default_worker_path() : c.worker_path);
+  if (candidate->available()) {
+    measurer = std::move(candidate);
+    device = measurer->device();
+    log_info("GPU found: " + device.name + " (" + device.arch() + "); answers are measured");
+  } else {
+    log_info("no GPU available: model-only mode, answers are predicted and marked \"source\": \"model\"");
+  }
+  gpu = spec_for_arch(!c.arch.empty() ? c.arch : device.present ? device.arch() : "sm_90");
+  if (device.present) {
+    gpu.sms = device.sms;
+    gpu.l2_bytes = device.l2_bytes;
+  }
+  device_fingerprint = ktune::device_fingerprint(device, NvrtcCompiler::version(), templates_hash());
+  device_id = DeviceRepository(db).upsert(device_fingerprint, device.present ? device.name : "model-only " + gpu.arch,
+                                          device.present ? device.to_json() : nlohmann::json{{"arch", gpu.arch}});
+  TunerContext tc;
+  tc.compile_cache = &compile_cache;
+  tc.compile_pool = &compile_pool;
+  tc.gpu = gpu;
+  tc.measurer = measurer.get();
+  tuner = std::make_unique<Tuner>(tc);
+  for (const ReportRow& row : ResultRepository(db).list_report())
+    lookup.remember({row.result.kernel, row.result.dtype, row.device.fingerprint, row.workload.signature,
+                     row.workload.vector, row.result.answer});
+}
+
+Service::Service(const ServerConfig& config) : parts_(std::make_unique<ServiceParts>(config)) {
+  ServiceParts& p = *parts_;
+  auto runner = [&p](const JobRecord& job, JobControl& control) -> nlohmann::json {
+    const TuneFields t = parse_tune(job.request);
+    const std::string kernel = t.family->name(), dtype = to_string(t.dtype);
+    ResolvedWorkload resolved = p.resolver.load(t.workload);
+    const Workload& w = resolved.workload;
+    const Signature sig = compute_signature(w.matrix, w.kind);
+    const int64_t workload_id = store_workload(p.db, sig, w.kind, w.matrix, resolved.description);
+    if (!t.force) {
+      if (auto hit = p.lookup.exact(kernel, dtype, p.device_fingerprint, sig.exact))
+        return relabel(hit->answer, "exact", 0, nullptr);
+    }
+    TuneRequest request;
+    request.family = t.family;
+    request.dtype = t.dtype;
+    request.budget = t.budget;
+    request.hot = t.hot;
+    JobObserver observer(p, job, control, workload_id, kernel, t.dtype, t.hot);
+    const TuneOutcome outcome = p.tuner->run(w, request, observer);
+    if (control.cancelled()) return nullptr;
+    if (!outcome.best) throw std::runtime_error("no configuration of " + kernel + " compiled and verified");
+    const AnswerContext context{p.tuner.get(), p.device_fingerprint, NvrtcCompiler::version(), job.id};
+    nlohmann::json answer = build_tune_answer(*t.family, w, sig, t.dtype, outcome, context);
+
+    nlohmann::json vendor = nlohmann::json::array();
+    for (const VendorTiming& v : outcome.vendor) {
+      if (v.measurement.status != MeasureStatus::Ok) continue;
+      BaselineRecord b;
+      b.workload_id = workload_id;
+      b.device_id = p.device_id;
+      b.kernel = kernel;
+      b.dtype = dtype;
+      b.vendor = v.name;
+      b.median_us = v.measurement.median_us;
+      b.iqr_us = v.measurement.iqr_us;
+      b.count = v.measurement.count;
+      BaselineRepository(p.db).add(b);
+      vendor.push_back({{"name", v.name}, {"median_us", v.measurement.median_us}});
+    }
+    ResultRecord r;
+    r.workload_id = workload_id;
+    r.kernel = kernel;
+    r.dtype = dtype;
+    r.device_id = p.device_id;
+    r.config = answer["parameters"];
+    r.answer = answer;
+    r.source = outcome.measured ? ResultSource::Measured : ResultSource::Model;
+    r.predicted_us = outcome.best->prediction.time_us;
+    if (outcome.best->measured_ok()) r.measured_us = outcome.best->measurement->median_us;
+    if (!vendor.empty()) r.vendor = vendor;
+    r.provenance = answer["provenance"];
+    r.job_id = job.id;
+    ResultRepository(p.db).upsert(r);
+    p.lookup.remember({kernel, dtype, p.device_fingerprint, sig.exact, sig.vector, answer});
+    return answer;
+  };
+  p.jobs = std::make_unique<JobManager>(p.db, p.metrics, runner, p.config.job_threads, p.config.queue_capacity);
+}
+
+Service::~Service() { shutdown(); }
+
+void Service::resume_jobs() { parts_->jobs->resume_unfinished(); }
+
+void Service::shutdown() {
+  if (parts_->jobs) parts_->jobs->shutdown();
+}
+
+Metrics& Service::metrics() { return parts_->metrics; }
+
+nlohmann::json Service::upload_matrix(const std::string& body, const std::string& name, bool* created) {
+  ServiceParts& p = *parts_;
+  if (body.empty()) throw InputError("the request body is empty; send a Matrix Market file (plain or gzip)");
+  const CsrF64 matrix = parse_matrix_market(gunzip_if_compressed(body, p.config.limits.max_bytes), p.config.limits);
+  const Signature sig = compute_signature(matrix, WorkloadKind::SparseMatrix);
+  const std::string id = "m" + sig.exact.substr(0, 20);
+  const int64_t workload_id = store_workload(p.db, sig, WorkloadKind::SparseMatrix, matrix, name.empty() ? "upload:" + id : name);
+  *created = UploadRepository(p.db).put(id, workload_id, is_gzip(body) ? body : gzip_compress(body));
+  p.metrics.increment("uploads_total");
+  return {{"id", id}, {"signature", sig.exact}, {"features", sig.to_json()},
+          {"rows", matrix.rows}, {"cols", matrix.cols}, {"nnz", matrix.nnz()}};
+}
+
+TuneReply Service::tune(const nlohmann::json& request) {
+  ServiceParts& p = *parts_;
+  const TuneFields t = parse_tune(request);
+  p.resolver.validate(t.workload);
+  const std::string kernel = t.family->name(), dtype = to_string(t.dtype);
+
+  // An upload's signature is known without loading it: a stored answer comes back at once.
+  if (!t.force && t.workload.contains("upload")) {
+    std::optional<UploadRecord> upload = UploadRepository(p.db).get(t.workload["upload"].get<std::string>());
+    if (!upload) throw NotFoundError("no uploaded matrix '" + t.workload["upload"].get<std::string>() + "'");
+    if (auto w = WorkloadRepository(p.db).get(upload->workload_id))
+      if (auto hit = p.lookup.exact(kernel, dtype, p.device_fingerprint, w->signature))
+        return {200, relabel(hit->answer, "exact", 0, nullptr)};
+  }
+  nlohmann::json budget = {{"measurements", t.budget.measurements}, {"seconds", t.budget.seconds},
+                           {"compiles", t.budget.model_compiles}};
+  const std::string dedup_key = sha256_hex(kernel + '\n' + dtype + '\n' + p.resolver.canonical(t.workload) + '\n' +
+                                           budget.dump() + (t.hot ? "\nhot" : "") + (t.force ? "\nforce" : ""));
+  const JobManager::Submitted submitted = p.jobs->submit(request, dedup_key);
+  if (!t.wait) return {202, {{"job", submitted.id}, {"state", "queued"}, {"joined", !submitted.is_new}}};
+
+  const JobRecord job = p.jobs->wait(submitted.id, t.wait_seconds);
+  if (job.state == JobState::Done && job.best) return {200, *job.best};
+  if (job.state == JobState::Failed) {
+    const std::optional<JobFailure> failure = p.jobs->failure(job.id);
+    return {failure ? failure->http_status : 500, {{"error", job.error.value_or("job failed")}, {"job", job.id}}};
+  }
+  if (job.state == JobState::Cancelled) return {409, {{"error", "job " + job.id + " was cancelled"}, {"job", job.id}}};
+  return {202, {{"job", job.id}, {"state", to_string(job.state)}, {"joined", !submitted.is_new}}};
+}
+
+nlohmann::json Service::job(const std::string& id) { return job_json(parts_->jobs->get(id)); }
+
+nlohmann::json Service::cancel_job(const std::string& id) { return job_json(parts_->jobs->cancel(id)); }
+
+nlohmann::json Service::lookup(const std::string& kernel, const std::string& signature, const std::string& dtype_text,
+                               const std::string& device, const std::string& features) {
+  ServiceParts& p = *parts_;
+  const KernelFamily& family = family_named(kernel);
+  const std::string dtype = to_string(dtype_from_string(dtype_text));
+  const std::string fingerprint = device.empty() ? p.device_fingerprint : device;
+  if (auto hit = p.lookup.exact(kernel, dtype, fingerprint, signature)) return relabel(hit->answer, "exact", 0, nullptr);
+
+  std::vector<double> vector;
+  if (!features.empty()) {
+    std::stringstream in(features);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+      try {
+        vector.push_back(std::stod(item));
+      } catch (const std::exception&) {
+        throw InputError("'features' must be comma-separated numbers; got '" + item + "'");
+      }
+    }
+  } else if (auto w = WorkloadRepository(p.db).get_by_signature(signature)) {
+    vector = w->vector;
+  }
+  if (!vector.empty())
+    if (auto n = p.lookup.nearest(kernel, dtype, fingerprint, vector))
+      return relabel(n->stored->answer, "nearest", n->distance, n->stored->signature);
+  const AnswerContext context{p.tuner.get(), fingerprint, NvrtcCompiler::version(), ""};
+  nlohmann::json answer = default_answer(family, dtype_from_string(dtype), context);
+  answer["signature"] = signature;
+  return answer;
+}
+
+nlohmann::json Service::kernels() const {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& f : all_families()) {
+    const ParameterSpace space = f->space();
+    out.push_back({{"name", f->name()},
+                   {"description", f->description()},
+                   {"workload", kind_name(f->workload_kind())},
+                   {"dtypes", {"f32", "f64"}},
+                   {"space", space.describe()},
+                   {"configurations", space.enumerate().size()}});
+  }
+  return {{"kernels", out}};
+}
+
+nlohmann::json Service::devices() {
+  ServiceParts& p = *parts_;
+  nlohmann::json known = nlohmann::json::array();
+  for (const DeviceRecord& d : DeviceRepository(p.db).list())
+    known.push_back({{"id", d.id}, {"fingerprint", d.fingerprint}, {"name", d.name}, {"details", d.details},
+                     {"calibrated", d.calibration.has_value()}});
+  return {{"this",
+           {{"fingerprint", p.device_fingerprint},
+            {"mode", p.measurer ? "gpu" : "model-only"},
+            {"arch", p.gpu.arch},
+            {"name", p.device.present ? p.device.name : "model-only " + p.gpu.arch},
+            {"nvrtc_version", NvrtcCompiler::version()}}},
+          {"known", known}};
+}
+
+nlohmann::json Service::report() { return report_json(ResultRepository(parts_->db).list_report()); }
+
+std::string Service::report_text() { return report_text_table(ResultRepository(parts_->db).list_report()); }
+
+std::string Service::metrics_text() {
+  ServiceParts& p = *parts_;
+  const CompileCache::Stats s = p.compile_cache.stats();
+  p.metrics.set_gauge("compile_cache_memory_hits", static_cast<double>(s.hits_memory));
+  p.metrics.set_gauge("compile_cache_store_hits", static_cast<double>(s.hits_store));
+  p.metrics.set_gauge("compiles", static_cast<double>(s.compiles));
+  p.metrics.set_gauge("stored_answers", static_cast<double>(p.lookup.size()));
+  p.metrics.set_gauge("gpu_present", p.measurer ? 1 : 0);
+  return p.metrics.prometheus();
+}
+
+}  // namespace ktune

@@ -1,0 +1,47 @@
+#pragma once
+// ktuned's operations, independent of HTTP: uploads, tunes (through the job manager),
+// lookups, reports. http_api.cpp maps routes onto these; tests may call them directly.
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "server/metrics.h"
+#include "server/server_config.h"
+
+namespace ktune {
+
+struct ServiceParts;  // the wired components, defined in service_parts.h
+
+struct TuneReply {
+  int status = 200;  // 200 answer, 202 accepted (job still running)
+  nlohmann::json body;
+};
+
+class Service {
+ public:
+  explicit Service(const ServerConfig& config);
+  ~Service();
+
+  // Re-queues the jobs a previous run left unfinished.
+  void resume_jobs();
+  void shutdown();
+
+  // `name` (the client's file name, may be empty) describes the workload in reports.
+  nlohmann::json upload_matrix(const std::string& body, const std::string& name, bool* created);
+  TuneReply tune(const nlohmann::json& request);
+  nlohmann::json job(const std::string& id);
+  nlohmann::json cancel_job(const std::string& id);
+  nlohmann::json lookup(const std::string& kernel, const std::string& signature, const std::string& dtype,
+                        const std::string& device, const std::string& features);
+  nlohmann::json kernels() const;
+  nlohmann::json devices();
+  nlohmann::json report();
+  std::string report_text();
+  std::string metrics_text();
+  Metrics& metrics();
+
+ private:
+  std::unique_ptr<ServiceParts> parts_;
+};
+
+}  // namespace ktune

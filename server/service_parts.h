@@ -1,0 +1,42 @@
+#pragma once
+// The components one ktuned wires together, in construction order.
+#include <memory>
+
+#include "db/database.h"
+#include "gpu/compile_cache.h"
+#include "gpu/device_info.h"
+#include "gpu/measurer.h"
+#include "gpu/nvrtc_compiler.h"
+#include "gpu/thread_pool.h"
+#include "search/tuner.h"
+#include "server/config_lookup.h"
+#include "server/db_compile_store.h"
+#include "server/job_manager.h"
+#include "server/metrics.h"
+#include "server/server_config.h"
+#include "server/workload_resolver.h"
+
+namespace ktune {
+
+struct ServiceParts {
+  explicit ServiceParts(const ServerConfig& config);
+
+  ServerConfig config;
+  Metrics metrics;
+  Database db;
+  NvrtcCompiler compiler;
+  DbCompileStore compile_store;
+  CompileCache compile_cache;
+  ThreadPool compile_pool;
+  std::unique_ptr<Measurer> measurer;  // null when the daemon has no GPU
+  DeviceInfo device;
+  std::string device_fingerprint;
+  int64_t device_id = 0;
+  GpuSpec gpu;
+  std::unique_ptr<Tuner> tuner;
+  WorkloadResolver resolver;
+  ConfigLookup lookup;
+  std::unique_ptr<JobManager> jobs;
+};
+
+}  // namespace ktune

@@ -1,0 +1,111 @@
+#include "server/tune_answer.h"
+
+#include <chrono>
+#include <ctime>
+
+namespace ktune {
+namespace {
+
+nlohmann::json dim(const Dim3& d) { return {d.x, d.y, d.z}; }
+
+std::string utc_now() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return stamp;
+}
+
+// Family, parameters, source and compile options of one configuration.
+nlohmann::json describe_config(const KernelFamily& family, const Config& config, Dtype dtype,
+                               const AnswerContext& context) {
+  const ParameterSpace space = family.space();
+  const CompileRequest req = context.tuner->compile_request(family, config, dtype);
+  nlohmann::json parameters = space.to_json(config);
+  nlohmann::json j;
+  j["kernel"] = family.name();
+  j["family"] = family.name();
+  j["dtype"] = to_string(dtype);
+  j["schedule"] = parameters.value("schedule", nlohmann::json());
+  j["parameters"] = parameters;
+  j["config_key"] = space.canonical(config);
+  j["source_code"] = req.code;
+  j["entry"] = req.entries;
+  nlohmann::json options = req.options;
+  options.push_back("--gpu-architecture=" + req.arch);
+  j["compile_options"] = options;
+  j["provenance"] = {{"service_version", service_version()},
+                     {"nvrtc_version", context.nvrtc_version},
+                     {"device_fingerprint", context.device_fingerprint},
+                     {"created_at", utc_now()},
+                     {"job", context.job_id}};
+  return j;
+}
+
+}  // namespace
+
+std::string service_version() { return KTUNE_VERSION; }
+
+nlohmann::json build_tune_answer(const KernelFamily& family, const Workload& workload, const Signature& signature,
+                                 Dtype dtype, const TuneOutcome& outcome, const AnswerContext& context) {
+  const CandidateOutcome& best = *outcome.best;
+  nlohmann::json j = describe_config(family, best.config, dtype, context);
+  j["signature"] = signature.exact;
+  nlohmann::json launch = nlohmann::json::array();
+  for (const LaunchStep& s : family.launches(workload, best.config))
+    launch.push_back({{"entry", s.entry}, {"grid", dim(s.grid)}, {"block", dim(s.block)}, {"shared_bytes", s.shared_bytes}});
+  j["launch"] = launch;
+  j["predicted_us"] = best.prediction.time_us;
+  j["bottleneck"] = best.prediction.to_json();
+  j["source"] = outcome.measured ? "measured" : "model";
+  j["match"] = outcome.measured ? "exact" : "model";
+  j["distance"] = 0.0;
+  j["neighbour"] = nullptr;
+  j["measured_us"] = best.measured_ok() ? nlohmann::json(best.measurement->median_us) : nlohmann::json();
+  if (best.measurement) j["measurement"] = best.measurement->to_json();
+  if (best.kernel) {
+    nlohmann::json resources = nlohmann::json::object();
+    for (const auto& [entry, u] : best.kernel->usage)
+      resources[entry] = {{"registers", u.registers},   {"shared_bytes", u.shared_bytes},
+                          {"stack_bytes", u.stack_bytes}, {"spill_stores", u.spill_stores},
+                          {"spill_loads", u.spill_loads}};
+    j["resources"] = resources;
+  }
+  j["flops"] = family.flops(workload);
+  j["min_bytes"] = family.min_bytes(workload, dtype);
+  j["candidates_considered"] = outcome.candidates_considered;
+
+  nlohmann::json vendor = nlohmann::json::array();
+  const VendorTiming* fastest_vendor = nullptr;
+  for (const VendorTiming& v : outcome.vendor) {
+    vendor.push_back({{"name", v.name}, {"measurement", v.measurement.to_json()}});
+    if (v.measurement.status == MeasureStatus::Ok &&
+        (!fastest_vendor || v.measurement.median_us < fastest_vendor->measurement.median_us))
+      fastest_vendor = &v;
+  }
+  j["vendor"] = vendor;
+  j["use"] = "ktune";
+  if (fastest_vendor && best.measured_ok()) {
+    const double ours = best.measurement->median_us, theirs = fastest_vendor->measurement.median_us;
+    j["speedup_vs_vendor"] = theirs / ours;
+    if (theirs < ours) {
+      j["use"] = fastest_vendor->name;
+      j["recommendation"] = "use " + fastest_vendor->name + ": " + std::to_string(theirs) + " us against ktune's " +
+                            std::to_string(ours) + " us";
+    }
+  }
+  return j;
+}
+
+nlohmann::json default_answer(const KernelFamily& family, Dtype dtype, const AnswerContext& context) {
+  const std::vector<Config> configs = family.space().enumerate();
+  nlohmann::json j = describe_config(family, configs.front(), dtype, context);
+  j["source"] = "default";
+  j["match"] = "default";
+  j["predicted_us"] = nullptr;
+  j["measured_us"] = nullptr;
+  return j;
+}
+
+}  // namespace ktune

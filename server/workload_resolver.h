@@ -1,0 +1,39 @@
+#pragma once
+// Turns the "workload" object of a tune request into a loaded matrix: an upload id, a path
+// inside the data dir (never outside it), or a generator spec.
+#include <filesystem>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "workload/matrix_market.h"
+#include "workload/workload.h"
+
+namespace ktune {
+
+struct ResolvedWorkload {
+  Workload workload;
+  std::string description;  // "upload:<id>", "path:<rel>", "rmat(scale=...)"
+};
+
+class WorkloadResolver {
+ public:
+  // `upload_content` returns the stored (gzip) Matrix Market bytes of an upload, or throws NotFoundError.
+  WorkloadResolver(std::filesystem::path data_dir, ReadLimits limits,
+                   std::function<std::string(const std::string&)> upload_content);
+
+  // Validates the spec's form without loading anything (throws InputError/ForbiddenError).
+  void validate(const nlohmann::json& spec) const;
+  // A canonical text of the spec: equal for requests that name the same workload.
+  std::string canonical(const nlohmann::json& spec) const;
+  ResolvedWorkload load(const nlohmann::json& spec) const;
+  // The file a relative path names, after refusing absolute paths and escapes (ForbiddenError).
+  std::filesystem::path inside_data_dir(const std::string& relative) const;
+
+ private:
+  std::filesystem::path data_dir_;
+  ReadLimits limits_;
+  std::function<std::string(const std::string&)> upload_content_;
+};
+
+}  // namespace ktune

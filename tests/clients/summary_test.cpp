@@ -1,0 +1,80 @@
+#include "clients/summary.h"
+
+#include <gtest/gtest.h>
+
+namespace ktune {
+namespace {
+
+using nlohmann::json;
+
+bool has(const std::string& text, const std::string& piece) {
+  return text.find(piece) != std::string::npos;
+}
+
+json answer() {
+  return {{"kernel", "spmv"},        {"dtype", "f64"},
+          {"signature", "abc123"},   {"schedule", "subwarp"},
+          {"parameters", {{"lanes", 8}, {"schedule", "subwarp"}, {"unroll", true}}},
+          {"predicted_us", 12.5},    {"measured_us", 10.25},
+          {"source", "measured"},    {"match", "nearest"},
+          {"distance", 0.5},         {"neighbour", "def456"}};
+}
+
+TEST(TuneSummary, NamesScheduleParametersTimeSourceAndMatch) {
+  const std::string text = summarize_tune_answer(answer());
+  EXPECT_TRUE(has(text, "spmv (f64)")) << text;
+  EXPECT_TRUE(has(text, "subwarp")) << text;
+  EXPECT_TRUE(has(text, "lanes=8")) << text;
+  EXPECT_TRUE(has(text, "unroll=true")) << text;
+  EXPECT_TRUE(has(text, "10.25 us measured (predicted 12.50 us)")) << text;
+  EXPECT_TRUE(has(text, "measured")) << text;
+  EXPECT_TRUE(has(text, "nearest (distance 0.5 to def456)")) << text;
+  EXPECT_TRUE(has(text, "abc123")) << text;
+}
+
+TEST(TuneSummary, APredictionAloneSaysSo) {
+  json a = answer();
+  a["measured_us"] = nullptr;
+  a["match"] = "exact";
+  const std::string text = summarize_tune_answer(a);
+  EXPECT_TRUE(has(text, "12.50 us predicted")) << text;
+  EXPECT_FALSE(has(text, "distance")) << text;
+}
+
+TEST(TuneSummary, MissingAndNullFieldsShowAsDashes) {
+  const std::string text = summarize_tune_answer({{"kernel", "spmv"}, {"parameters", nullptr}});
+  EXPECT_TRUE(has(text, "schedule    -")) << text;
+  EXPECT_TRUE(has(text, "parameters  -")) << text;
+  EXPECT_TRUE(has(text, "time        -")) << text;
+  EXPECT_EQ(summarize_tune_answer(nullptr), "-\n");
+}
+
+TEST(UploadSummary, ShowsIdSizeAndSignature) {
+  const std::string text = summarize_upload(
+      {{"id", "m1"}, {"signature", {{"exact", "abc"}}}, {"rows", 5}, {"cols", 7}, {"nnz", 11}});
+  EXPECT_TRUE(has(text, "m1")) << text;
+  EXPECT_TRUE(has(text, "5 x 7, 11 nonzeros")) << text;
+  EXPECT_TRUE(has(text, "abc")) << text;
+}
+
+TEST(JobSummary, ShowsProgressErrorAndBest) {
+  const std::string failed = summarize_job(
+      {{"id", "j1"}, {"state", "failed"}, {"progress", {{"done", 2}, {"planned", 8}}},
+       {"error", "out of memory"}, {"best", nullptr}});
+  EXPECT_TRUE(has(failed, "j1")) << failed;
+  EXPECT_TRUE(has(failed, "failed: 2/8 done")) << failed;
+  EXPECT_TRUE(has(failed, "out of memory")) << failed;
+  const std::string done = summarize_job({{"id", "j2"}, {"state", "done"}, {"best", answer()}});
+  EXPECT_TRUE(has(done, "lanes=8")) << done;
+  EXPECT_FALSE(has(done, "error")) << done;
+}
+
+TEST(KernelsSummary, OneLinePerFamily) {
+  const std::string text = summarize_kernels(
+      {{"kernels", {{{"name", "spmv"}, {"description", "y = A x"}}, {{"name", "gemm"}, {"description", "C = A B"}}}}});
+  EXPECT_TRUE(has(text, "spmv       y = A x\n")) << text;
+  EXPECT_TRUE(has(text, "gemm       C = A B\n")) << text;
+}
+
+}  // namespace
+}  // namespace ktune

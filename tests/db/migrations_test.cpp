@@ -1,0 +1,88 @@
+#include "db/migrations.h"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <gtest/gtest.h>
+
+#include "db/workload_repository.h"
+#include "db_test_support.h"
+
+namespace ktune {
+namespace {
+
+using MigrationsTest = dbtest::DbTest;
+
+int64_t count_rows(SQLite::Database& raw, const std::string& sql) {
+  return raw.execAndGet(sql).getInt64();
+}
+
+std::string schema_text(const std::string& path) {
+  SQLite::Database raw(path);
+  return raw.execAndGet("SELECT group_concat(sql, ';') FROM sqlite_master").getString();
+}
+
+TEST_F(MigrationsTest, FreshDatabaseGetsEveryMigrationAndEveryTable) {
+  open();
+  SQLite::Database raw(path_);
+  EXPECT_EQ(raw.execAndGet("PRAGMA user_version").getInt(), static_cast<int>(migrations().size()));
+  EXPECT_EQ(db_->schema_version(), static_cast<int>(migrations().size()));
+  for (const char* table : {"workloads", "uploads", "devices", "compiled_kernels", "jobs",
+                            "candidates", "measurements", "baselines", "results"}) {
+    EXPECT_TRUE(raw.tableExists(table)) << table;
+  }
+  EXPECT_EQ(count_rows(raw,
+                       "SELECT count(*) FROM sqlite_master WHERE type = 'index'"
+                       " AND name = 'jobs_by_dedup_key'"),
+            1);
+}
+
+TEST_F(MigrationsTest, ReopeningKeepsDataAndChangesNoSchema) {
+  open();
+  add_workload("sig-a");
+  const std::string schema_before = schema_text(path_);
+  open();
+  SQLite::Database raw(path_);
+  EXPECT_EQ(raw.execAndGet("PRAGMA user_version").getInt(), static_cast<int>(migrations().size()));
+  EXPECT_EQ(schema_text(path_), schema_before);
+  EXPECT_TRUE(WorkloadRepository(*db_).get_by_signature("sig-a").has_value());
+}
+
+TEST_F(MigrationsTest, DatabaseFromNewerVersionIsRefusedWithMessage) {
+  const int newer = static_cast<int>(migrations().size()) + 3;
+  {
+    SQLite::Database raw(path_, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    raw.exec("PRAGMA user_version = " + std::to_string(newer));
+  }
+  try {
+    open();
+    FAIL() << "a database from a newer ktune was opened";
+  } catch (const std::runtime_error& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(path_), std::string::npos) << message;
+    EXPECT_NE(message.find(std::to_string(newer)), std::string::npos) << message;
+    EXPECT_NE(message.find("upgrade"), std::string::npos) << message;
+  }
+  SQLite::Database raw(path_);
+  EXPECT_EQ(raw.execAndGet("PRAGMA user_version").getInt(), newer);
+  EXPECT_FALSE(raw.tableExists("jobs"));
+}
+
+TEST_F(MigrationsTest, FailedMigrationLeavesNoHalfAppliedSchema) {
+  {
+    // A stray table that makes migration 1 fail part-way: its later CREATE TABLEs must vanish.
+    SQLite::Database raw(path_, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    raw.exec("CREATE TABLE results (x INTEGER)");
+  }
+  try {
+    open();
+    FAIL() << "migration over a conflicting table succeeded";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("migration 1"), std::string::npos) << e.what();
+  }
+  SQLite::Database raw(path_);
+  EXPECT_EQ(raw.execAndGet("PRAGMA user_version").getInt(), 0);
+  EXPECT_FALSE(raw.tableExists("workloads"));
+  EXPECT_TRUE(raw.tableExists("results"));
+}
+
+}  // namespace
+}  // namespace ktune

@@ -1,0 +1,206 @@
+#include "kernels/parameter_space.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "workload/input_error.h"
+
+namespace ktune {
+namespace {
+
+// color: red, green, blue; size: 2, 4, 8, 16; count: 1, 4, 7; flag: false, true;
+// a flag needs size >= 8.
+ParameterSpace toy_space() {
+  ParameterSpace s;
+  s.params = {Parameter::power_of_two("size", 2, 16),
+              Parameter::enumeration("color", {"red", "green", "blue"}),
+              Parameter::int_range("count", 1, 7, 3), Parameter::boolean("flag")};
+  s.constraints = {{"flag needs size of 8 or more",
+                    [](const Config& c) { return c.at("flag") == 0 || c.at("size") >= 8; }}};
+  return s;
+}
+
+Config toy(int64_t color, int64_t count, int64_t flag, int64_t size) {
+  return {{"color", color}, {"count", count}, {"flag", flag}, {"size", size}};
+}
+
+// Expects `f` to throw InputError whose message contains `part`.
+template <typename F>
+void expect_input_error(F&& f, const std::string& part) {
+  try {
+    f();
+    FAIL() << "no InputError; expected one mentioning " << part;
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+  }
+}
+
+TEST(Parameter, ValuesOfEachKind) {
+  EXPECT_EQ(Parameter::int_range("n", 3, 11, 4).values(), (std::vector<int64_t>{3, 7, 11}));
+  EXPECT_EQ(Parameter::int_range("n", 3, 10, 4).values(), (std::vector<int64_t>{3, 7}));
+  EXPECT_EQ(Parameter::power_of_two("p", 3, 40).values(), (std::vector<int64_t>{4, 8, 16, 32}));
+  EXPECT_EQ(Parameter::power_of_two("p", 1, 1).values(), (std::vector<int64_t>{1}));
+  EXPECT_EQ(Parameter::enumeration("e", {"a", "b"}).values(), (std::vector<int64_t>{0, 1}));
+  EXPECT_EQ(Parameter::boolean("b").values(), (std::vector<int64_t>{0, 1}));
+}
+
+TEST(Parameter, AdmitsExactlyItsValues) {
+  for (const Parameter& p : toy_space().params) {
+    const std::vector<int64_t> values = p.values();
+    for (int64_t v = -3; v <= 40; ++v) {
+      const bool listed = std::find(values.begin(), values.end(), v) != values.end();
+      EXPECT_EQ(p.admits(v), listed) << p.name << " " << v;
+    }
+  }
+}
+
+TEST(Parameter, JsonFormsPerKind) {
+  const ParameterSpace s = toy_space();
+  EXPECT_EQ(s.param("color").value_to_json(1), nlohmann::json("green"));
+  EXPECT_EQ(s.param("flag").value_to_json(1), nlohmann::json(true));
+  EXPECT_EQ(s.param("size").value_to_json(8), nlohmann::json(8));
+  EXPECT_EQ(s.param("color").value_from_json("blue"), 2);
+  EXPECT_EQ(s.param("flag").value_from_json(false), 0);
+  EXPECT_EQ(s.param("count").value_from_json(7), 7);
+  EXPECT_EQ(s.param("count").value_from_json(7.0), 7);  // integral floats are accepted
+}
+
+TEST(Parameter, JsonRefusalsNameTheParameter) {
+  const ParameterSpace s = toy_space();
+  expect_input_error([&] { s.param("color").value_from_json("purple"); }, "'color'");
+  expect_input_error([&] { s.param("color").value_from_json(1); }, "red, green, blue");
+  expect_input_error([&] { s.param("flag").value_from_json(1); }, "'flag' must be true or false");
+  expect_input_error([&] { s.param("size").value_from_json(12); }, "'size' must be a power of two");
+  expect_input_error([&] { s.param("size").value_from_json(32); }, "[2, 16]");
+  expect_input_error([&] { s.param("count").value_from_json(2); }, "in steps of 3");
+  expect_input_error([&] { s.param("count").value_from_json(4.5); }, "'count'");
+  expect_input_error([&] { s.param("count").value_from_json("4"); }, "'count'");
+  expect_input_error([&] { s.param("count").value_from_json(nlohmann::json::array()); }, "'count'");
+  expect_input_error([&] { s.param("size").value_to_json(3); }, "'size'");
+}
+
+TEST(ParameterSpace, UnknownParameterNamesTheKnownOnes) {
+  expect_input_error([] { toy_space().param("colour"); }, "known: color, count, flag, size");
+}
+
+TEST(ParameterSpace, NominalSizeIsTheProductOfRanges) {
+  EXPECT_DOUBLE_EQ(toy_space().nominal_size(), 3.0 * 4 * 3 * 2);
+}
+
+// Enumeration order: parameters by name, the first name varying slowest, values increasing.
+TEST(ParameterSpace, EnumeratesValidConfigsInNameOrder) {
+  std::vector<Config> expected;
+  for (int64_t color : {0, 1, 2}) {
+    for (int64_t count : {1, 4, 7}) {
+      for (int64_t flag : {0, 1}) {
+        for (int64_t size : {2, 4, 8, 16}) {
+          if (flag == 1 && size < 8) continue;
+          expected.push_back(toy(color, count, flag, size));
+        }
+      }
+    }
+  }
+  const std::vector<Config> got = toy_space().enumerate();
+  EXPECT_EQ(got.size(), 3u * 3 * (4 + 2));
+  EXPECT_EQ(got, expected);
+  EXPECT_TRUE(std::is_sorted(got.begin(), got.end()));
+}
+
+TEST(ParameterSpace, EnumerationOrderIgnoresDeclarationOrder) {
+  ParameterSpace reversed = toy_space();
+  std::reverse(reversed.params.begin(), reversed.params.end());
+  EXPECT_EQ(reversed.enumerate(), toy_space().enumerate());
+}
+
+TEST(ParameterSpace, EnumerationBeyondTheCapThrows) {
+  const size_t valid = toy_space().enumerate().size();
+  EXPECT_EQ(toy_space().enumerate(valid).size(), valid);
+  EXPECT_THROW(toy_space().enumerate(valid - 1), LimitError);
+}
+
+TEST(ParameterSpace, ViolationNamesTheFirstBrokenRule) {
+  const ParameterSpace s = toy_space();
+  EXPECT_EQ(s.violation(toy(0, 1, 1, 8)), "");
+  EXPECT_TRUE(s.valid(toy(0, 1, 0, 2)));
+  EXPECT_EQ(s.violation(toy(0, 1, 1, 4)), "flag needs size of 8 or more");
+  EXPECT_NE(s.violation(toy(0, 2, 0, 4)).find("'count'"), std::string::npos);
+  Config missing = toy(0, 1, 0, 4);
+  missing.erase("count");
+  EXPECT_NE(s.violation(missing).find("missing parameter 'count'"), std::string::npos);
+  Config extra = toy(0, 1, 0, 4);
+  extra["shape"] = 1;
+  EXPECT_NE(s.violation(extra).find("unknown parameter 'shape'"), std::string::npos);
+}
+
+TEST(ParameterSpace, JsonRoundTripOfEveryConfig) {
+  const ParameterSpace s = toy_space();
+  for (const Config& c : s.enumerate()) EXPECT_EQ(s.from_json(s.to_json(c)), c);
+  const nlohmann::json j = s.to_json(toy(2, 4, 1, 16));
+  EXPECT_EQ(j, nlohmann::json::parse(R"({"color": "blue", "count": 4, "flag": true, "size": 16})"));
+}
+
+TEST(ParameterSpace, FromJsonRefusesWithActionableMessages) {
+  const ParameterSpace s = toy_space();
+  expect_input_error([&] { s.from_json(nlohmann::json::array()); }, "JSON object");
+  expect_input_error(
+      [&] {
+        s.from_json({{"color", "red"}, {"count", 1}, {"flag", true}, {"size", 4}});
+      },
+      "flag needs size of 8 or more");
+  expect_input_error([&] { s.from_json({{"colour", "red"}}); }, "unknown parameter 'colour'");
+  expect_input_error(
+      [&] {
+        s.from_json({{"color", "red"}, {"count", 1}, {"size", 4}, {"flag", "yes"}});
+      },
+      "'flag'");
+  expect_input_error(
+      [&] {
+        s.from_json({{"color", "red"}, {"size", 4}});
+      },
+      "missing parameters count, flag");
+}
+
+TEST(ParameterSpace, FromJsonFillsAParameterPinnedToOneValue) {
+  ParameterSpace s = toy_space();
+  s.constraints.push_back({"count is 4 for blue", [](const Config& c) {
+                             return c.at("color") != 2 || c.at("count") == 4;
+                           }});
+  s.constraints.push_back({"flag is set for blue", [](const Config& c) {
+                             return c.at("color") != 2 || c.at("flag") == 1;
+                           }});
+  EXPECT_EQ(s.from_json({{"color", "blue"}, {"size", 8}}), toy(2, 4, 1, 8));
+  // With blue and size 4 no completion is valid (blue needs a flag, a flag needs size 8).
+  expect_input_error(
+      [&] {
+        s.from_json({{"color", "blue"}, {"size", 4}});
+      },
+      "no value of count, flag fits");
+}
+
+TEST(ParameterSpace, CanonicalFormIsSortedWithChoiceNames) {
+  const ParameterSpace s = toy_space();
+  EXPECT_EQ(s.canonical(toy(1, 7, 1, 16)), "color=green;count=7;flag=true;size=16");
+  std::vector<std::string> forms;
+  for (const Config& c : s.enumerate()) forms.push_back(s.canonical(c));
+  std::sort(forms.begin(), forms.end());
+  EXPECT_EQ(std::unique(forms.begin(), forms.end()), forms.end());
+}
+
+TEST(ParameterSpace, DescribeListsParametersAndConstraints) {
+  const nlohmann::json d = toy_space().describe();
+  ASSERT_EQ(d["parameters"].size(), 4u);
+  const nlohmann::json& size = d["parameters"][0];
+  EXPECT_EQ(size["name"], "size");
+  EXPECT_EQ(size["kind"], "power_of_two");
+  EXPECT_EQ(size["values"], nlohmann::json::parse("[2, 4, 8, 16]"));
+  EXPECT_EQ(d["parameters"][1]["values"], nlohmann::json::parse(R"(["red", "green", "blue"])"));
+  EXPECT_EQ(d["parameters"][2]["step"], 3);
+  EXPECT_EQ(d["parameters"][3]["kind"], "bool");
+  EXPECT_EQ(d["constraints"], nlohmann::json::parse(R"(["flag needs size of 8 or more"])"));
+  EXPECT_EQ(d["nominal_size"], 72.0);
+  EXPECT_EQ(d["configurations"], toy_space().enumerate().size());
+}
+
+}  // namespace
+}  // namespace ktune

@@ -1,0 +1,122 @@
+#include "kernels/spmv/spmv_estimate.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "random_csr.h"
+
+namespace ktune {
+namespace {
+
+using testing_support::constant_rows_csr;
+using testing_support::random_csr;
+
+SpmvConfig config(SpmvSchedule schedule, int32_t block, int32_t lanes, int32_t items) {
+  SpmvConfig c;
+  c.schedule = schedule;
+  c.block = block;
+  c.lanes = lanes;
+  c.items_per_thread = items;
+  return c;
+}
+
+double total(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
+
+// The identity: row r reads x[r] alone.
+CsrF64 identity(int32_t n) {
+  CsrF64 a;
+  a.rows = a.cols = n;
+  for (int32_t r = 0; r <= n; ++r) a.row_ptr.push_back(r);
+  for (int32_t r = 0; r < n; ++r) {
+    a.col_idx.push_back(r);
+    a.values.push_back(1.0);
+  }
+  return a;
+}
+
+TEST(SpmvEstimate, RowScheduleWarpWorkIsTheLongestRowOfEach32) {
+  const CsrF64 a = constant_rows_csr(1000, 50, 7);
+  const WorkEstimate e = estimate_spmv(a, config(SpmvSchedule::Row, 256, 1, 1), Dtype::F32);
+  EXPECT_EQ(e.blocks, 4);  // ceil(1000 / 256)
+  EXPECT_EQ(e.threads_per_block, 256);
+  EXPECT_EQ(e.launches, 1);
+  ASSERT_EQ(e.warp_work.size(), 4u * 256 / 32);
+  EXPECT_DOUBLE_EQ(total(e.warp_work), 32.0 * 7);  // ceil(1000 / 32) = 32 warps hold rows
+
+  std::vector<int32_t> lengths(64, 1);
+  lengths[5] = 100;
+  const CsrF64 skewed = testing_support::csr_with_row_lengths(lengths, 200);
+  const WorkEstimate s = estimate_spmv(skewed, config(SpmvSchedule::Row, 64, 1, 1), Dtype::F32);
+  EXPECT_EQ(s.warp_work, (std::vector<double>{100, 1}));
+}
+
+TEST(SpmvEstimate, SubwarpWarpWorkDividesRowsAmongLanes) {
+  const CsrF64 a = constant_rows_csr(1000, 50, 13);
+  for (int32_t lanes : {2, 4, 8, 16, 32}) {
+    const WorkEstimate e =
+        estimate_spmv(a, config(SpmvSchedule::Subwarp, 128, lanes, 1), Dtype::F64);
+    const int64_t rows_per_warp = 32 / lanes;
+    const int64_t busy_warps = (1000 + rows_per_warp - 1) / rows_per_warp;
+    EXPECT_EQ(e.blocks, (1000 + 128 / lanes - 1) / (128 / lanes));
+    ASSERT_EQ(e.warp_work.size(), static_cast<size_t>(e.blocks * 4));
+    EXPECT_DOUBLE_EQ(total(e.warp_work),
+                     static_cast<double>(busy_warps * ((13 + lanes - 1) / lanes)))
+        << lanes;
+  }
+}
+
+TEST(SpmvEstimate, MergeGivesEveryFullWarpItsItemsPerThread) {
+  const CsrF64 a = random_csr(3000, 2000, 40, 3);
+  const int64_t path = a.rows + a.nnz();
+  for (int32_t items : {1, 5, 16}) {
+    const WorkEstimate e = estimate_spmv(a, config(SpmvSchedule::Merge, 128, 1, items), Dtype::F32);
+    EXPECT_EQ(e.blocks, (path + 128 * items - 1) / (128 * items));
+    ASSERT_EQ(e.warp_work.size(), static_cast<size_t>(e.blocks * 4));
+    // Warps take consecutive stretches of 32 * items path items; lane 0 of the last one may
+    // get fewer than `items`.
+    const int64_t warp_items = 32 * items;
+    const double expected = static_cast<double>(path / warp_items * items +
+                                                std::min<int64_t>(items, path % warp_items));
+    EXPECT_DOUBLE_EQ(total(e.warp_work), expected) << items;
+    EXPECT_EQ(*std::max_element(e.warp_work.begin(), e.warp_work.end()), items);
+  }
+}
+
+// Warp work of the slowest lane times the lanes at work bounds the nonzeros from above.
+TEST(SpmvEstimate, WarpWorkCoversEveryNonzero) {
+  const CsrF64 a = random_csr(2000, 3000, 60, 4);
+  for (int32_t lanes : {1, 4, 32}) {
+    const SpmvSchedule s = lanes == 1 ? SpmvSchedule::Row : SpmvSchedule::Subwarp;
+    const WorkEstimate e = estimate_spmv(a, config(s, 256, lanes, 1), Dtype::F32);
+    EXPECT_GE(total(e.warp_work) * 32, static_cast<double>(a.nnz()));
+  }
+}
+
+// The identity in f32: a warp of 32 rows reads 32 consecutive floats of x, four 32-byte
+// sectors; a merge warp instruction gathers 32 consecutive nonzeros, the same sectors.
+TEST(SpmvEstimate, DramBytesCountGatheredSectorsOfX) {
+  const int32_t n = 1000;
+  const CsrF64 a = identity(n);
+  const double x_bytes = (n / 32) * 4 * 32 + 32;   // 31 full warps, then 8 floats: one sector
+  const double streams = (n + 1) * 4.0 + n * 8.0;  // row_ptr, col_idx, values
+  EXPECT_DOUBLE_EQ(estimate_spmv(a, config(SpmvSchedule::Row, 256, 1, 1), Dtype::F32).dram_bytes,
+                   streams + x_bytes + n * 4.0);
+  EXPECT_DOUBLE_EQ(estimate_spmv(a, config(SpmvSchedule::Merge, 256, 1, 4), Dtype::F32).dram_bytes,
+                   streams + x_bytes + 2 * n * 4.0);  // y is zeroed, then written
+  // One row per warp (lanes = 32): every row pays a sector of its own.
+  EXPECT_DOUBLE_EQ(
+      estimate_spmv(a, config(SpmvSchedule::Subwarp, 256, 32, 1), Dtype::F32).dram_bytes,
+      streams + n * 32.0 + n * 4.0);
+}
+
+TEST(SpmvEstimate, SharedColumnsCostOneSectorPerWarp) {
+  const CsrF64 a = constant_rows_csr(640, 100, 1);  // every row reads x[0]
+  const WorkEstimate e = estimate_spmv(a, config(SpmvSchedule::Row, 128, 1, 1), Dtype::F64);
+  EXPECT_DOUBLE_EQ(e.dram_bytes, 641 * 4.0 + 640 * 12.0 + 20 * 32.0 + 640 * 8.0);
+  EXPECT_GE(e.dram_bytes, spmv_min_bytes(a, Dtype::F64) - 100 * 8.0);
+}
+
+}  // namespace
+}  // namespace ktune

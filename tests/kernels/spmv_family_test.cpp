@@ -1,0 +1,186 @@
+#include "kernels/spmv/spmv_family.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <set>
+
+#include "kernels/input_vector.h"
+#include "kernels/spmv/spmv_config.h"
+#include "random_csr.h"
+#include "workload/input_error.h"
+
+namespace ktune {
+namespace {
+
+using testing_support::random_csr;
+
+Workload workload_of(CsrF64 m) {
+  Workload w;
+  w.matrix = std::move(m);
+  return w;
+}
+
+bool has_option(const KernelSource& s, const std::string& option) {
+  return std::find(s.options.begin(), s.options.end(), option) != s.options.end();
+}
+
+template <typename T>
+std::vector<T> contents(const DeviceBuffer& b) {
+  std::vector<T> out(b.bytes.size() / sizeof(T));
+  std::memcpy(out.data(), b.bytes.data(), b.bytes.size());
+  return out;
+}
+
+const DeviceBuffer& buffer(const LaunchPlan& plan, const std::string& name) {
+  for (const auto& b : plan.buffers) {
+    if (b.name == name) return b;
+  }
+  throw std::runtime_error("no buffer " + name);
+}
+
+TEST(FamilyRegistry, FindsSpmvByName) {
+  const KernelFamily* family = find_family("spmv");
+  ASSERT_NE(family, nullptr);
+  EXPECT_EQ(family->name(), "spmv");
+  EXPECT_EQ(find_family("no-such-family"), nullptr);
+  bool listed = false;
+  for (const auto& f : all_families()) listed = listed || f.get() == family;
+  EXPECT_TRUE(listed);
+}
+
+TEST(SpmvFamily, SourcePerConfigurationIsSpecialisedAndDistinct) {
+  const SpmvFamily family;
+  std::set<std::pair<std::string, std::vector<std::string>>> kernels;
+  for (const Config& config : family.space().enumerate()) {
+    const SpmvConfig c = SpmvConfig::from(config);
+    for (Dtype dtype : {Dtype::F32, Dtype::F64}) {
+      const KernelSource s = family.source(config, dtype);
+      const std::string entry = "spmv_" + c.schedule_name();
+      EXPECT_EQ(s.entries, std::vector<std::string>{entry});
+      EXPECT_NE(s.code.find(entry + "("), std::string::npos);
+      EXPECT_TRUE(has_option(s, dtype == Dtype::F32 ? "-DKT_VALUE=float" : "-DKT_VALUE=double"));
+      EXPECT_TRUE(has_option(s, "-DKT_BLOCK=" + std::to_string(c.block)));
+      EXPECT_EQ(has_option(s, "-DKT_LANES=" + std::to_string(c.lanes)),
+                c.schedule == SpmvSchedule::Subwarp);
+      EXPECT_EQ(has_option(s, "-DKT_ITEMS=" + std::to_string(c.items_per_thread)),
+                c.schedule == SpmvSchedule::Merge);
+      kernels.insert({s.code, s.options});
+    }
+  }
+  EXPECT_EQ(kernels.size(), 2 * family.space().enumerate().size());
+}
+
+TEST(SpmvFamily, LaunchesCoverEveryRowAndNonzero) {
+  const SpmvFamily family;
+  for (const CsrF64& m : {random_csr(1000, 700, 20, 1), random_csr(1, 5, 5, 2),
+                          random_csr(0, 5, 0, 3), random_csr(4097, 64, 1, 4)}) {
+    const Workload w = workload_of(m);
+    for (const Config& config : family.space().enumerate()) {
+      const SpmvConfig c = SpmvConfig::from(config);
+      const std::vector<LaunchStep> steps = family.launches(w, config);
+      ASSERT_EQ(steps.size(), 1u);
+      const LaunchStep& s = steps[0];
+      EXPECT_EQ(s.entry, "spmv_" + c.schedule_name());
+      EXPECT_EQ(s.block.x, static_cast<uint32_t>(c.block));
+      EXPECT_LE(s.block.x, 1024u);
+      EXPECT_EQ(s.block.x % 32, 0u);
+      EXPECT_EQ(s.grid.y * s.grid.z * s.block.y * s.block.z, 1u);
+      EXPECT_GE(s.grid.x, 1u);
+      // Work one block covers, and the work there is: enough blocks, and none to spare.
+      const bool merge = c.schedule == SpmvSchedule::Merge;
+      const int64_t per_block = merge ? int64_t{c.block} * c.items_per_thread : c.block / c.lanes;
+      const int64_t work = merge ? m.rows + m.nnz() : m.rows;
+      EXPECT_GE(int64_t{s.grid.x} * per_block, work) << family.space().canonical(config);
+      if (work > 0) {
+        EXPECT_LT((int64_t{s.grid.x} - 1) * per_block, work);
+      }
+    }
+  }
+}
+
+TEST(SpmvFamily, LaunchArgumentsMatchTheKernelSignatures) {
+  const SpmvFamily family;
+  const Workload w = workload_of(random_csr(300, 200, 10, 5));
+  for (const Config& config : family.space().enumerate()) {
+    const LaunchStep s = family.launches(w, config).at(0);
+    const bool merge = SpmvConfig::from(config).schedule == SpmvSchedule::Merge;
+    ASSERT_EQ(s.args.size(), merge ? 7u : 6u);
+    EXPECT_EQ(std::get<int32_t>(s.args[0].scalar), w.matrix.rows);
+    if (merge) {
+      EXPECT_EQ(std::get<int32_t>(s.args[1].scalar), w.matrix.nnz());
+    }
+    const size_t first_buffer = merge ? 2 : 1;
+    const std::vector<std::string> names = {"row_ptr", "col_idx", "values", "x", "y"};
+    for (size_t i = 0; i < names.size(); ++i) EXPECT_EQ(s.args[first_buffer + i].buffer, names[i]);
+  }
+}
+
+TEST(SpmvFamily, PrepareUploadsTheMatrixAndX) {
+  const SpmvFamily family;
+  const Workload w = workload_of(random_csr(120, 90, 15, 6));
+  const Config row = spmv_space().from_json({{"schedule", "row"}, {"block", 128}});
+  for (Dtype dtype : {Dtype::F32, Dtype::F64}) {
+    const LaunchPlan plan = family.prepare(w, row, dtype);
+    EXPECT_EQ(contents<int32_t>(buffer(plan, "row_ptr")), w.matrix.row_ptr);
+    EXPECT_EQ(contents<int32_t>(buffer(plan, "col_idx")), w.matrix.col_idx);
+    const std::vector<double> x = deterministic_input_vector(90);
+    if (dtype == Dtype::F64) {
+      EXPECT_EQ(contents<double>(buffer(plan, "values")), w.matrix.values);
+      EXPECT_EQ(contents<double>(buffer(plan, "x")), x);
+    } else {
+      const std::vector<float> values = contents<float>(buffer(plan, "values"));
+      ASSERT_EQ(values.size(), w.matrix.values.size());
+      for (size_t i = 0; i < values.size(); ++i)
+        EXPECT_EQ(values[i], static_cast<float>(w.matrix.values[i]));
+      EXPECT_EQ(contents<float>(buffer(plan, "x")), std::vector<float>(x.begin(), x.end()));
+    }
+    const DeviceBuffer& y = buffer(plan, "y");
+    EXPECT_TRUE(y.bytes.empty());
+    EXPECT_EQ(y.size, 120 * dtype_size(dtype));
+    EXPECT_EQ(plan.output, "y");
+    EXPECT_EQ(plan.output_elements, 120u);
+    EXPECT_FALSE(plan.zero_output_first);
+    EXPECT_EQ(plan.steps.size(), 1u);
+  }
+}
+
+TEST(SpmvFamily, OnlyMergeAccumulatesIntoAZeroedOutput) {
+  const SpmvFamily family;
+  const Workload w = workload_of(random_csr(10, 10, 3, 8));
+  for (const Config& config : family.space().enumerate()) {
+    const bool merge = SpmvConfig::from(config).schedule == SpmvSchedule::Merge;
+    EXPECT_EQ(family.prepare(w, config, Dtype::F32).zero_output_first, merge);
+  }
+}
+
+TEST(SpmvFamily, RefusesAnInvalidConfiguration) {
+  const SpmvFamily family;
+  const Workload w = workload_of(random_csr(10, 10, 3, 9));
+  Config bad = spmv_space().from_json({{"schedule", "row"}, {"block", 128}});
+  bad["lanes"] = 8;
+  EXPECT_THROW(family.source(bad, Dtype::F32), InputError);
+  EXPECT_THROW(family.launches(w, bad), InputError);
+  EXPECT_THROW(family.prepare(w, bad, Dtype::F32), InputError);
+  EXPECT_THROW(family.estimate(w, bad, Dtype::F32), InputError);
+}
+
+TEST(SpmvFamily, FlopsAndCompulsoryBytes) {
+  const SpmvFamily family;
+  const Workload w = workload_of(random_csr(200, 150, 10, 10));
+  const double nnz = static_cast<double>(w.matrix.nnz());
+  EXPECT_DOUBLE_EQ(family.flops(w), 2 * nnz);
+  // row_ptr (201 ints), col_idx, values, x (150), y (200).
+  EXPECT_DOUBLE_EQ(family.min_bytes(w, Dtype::F32), 201 * 4 + nnz * 8 + 150 * 4 + 200 * 4);
+  EXPECT_DOUBLE_EQ(family.min_bytes(w, Dtype::F64), 201 * 4 + nnz * 12 + 150 * 8 + 200 * 8);
+}
+
+TEST(SpmvFamily, DescribesItself) {
+  const SpmvFamily family;
+  EXPECT_EQ(family.workload_kind(), WorkloadKind::SparseMatrix);
+  EXPECT_NE(family.description().find("merge"), std::string::npos);
+  EXPECT_EQ(family.space().describe()["configurations"], family.space().enumerate().size());
+}
+
+}  // namespace
+}  // namespace ktune

@@ -1,0 +1,135 @@
+#include "model/first_cost_model.h"
+
+#include <gtest/gtest.h>
+
+#include "workload/input_error.h"
+
+namespace ktune {
+namespace {
+
+// A balanced, memory-heavy kernel: many 256-thread blocks of equal warps.
+WorkEstimate balanced(double bytes) {
+  WorkEstimate w;
+  w.dram_bytes = bytes;
+  w.threads_per_block = 256;
+  w.blocks = 4096;
+  w.warp_work.assign(w.blocks * 8, 16.0);
+  return w;
+}
+
+ResourceUsage light() {
+  ResourceUsage u;
+  u.registers = 32;
+  return u;
+}
+
+const GpuSpec& h100() {
+  static const GpuSpec spec = spec_for_arch("sm_90");
+  return spec;
+}
+
+TEST(FirstCostModel, MemoryBoundTimeIsBytesOverBandwidth) {
+  const double bytes = 1e9;
+  const Prediction p = predict(balanced(bytes), light(), h100());
+  EXPECT_EQ(p.bottleneck, "memory");
+  EXPECT_DOUBLE_EQ(p.occupancy, 1.0);
+  // 1 GB at 3000 GB/s = 333.3 us, plus one launch.
+  EXPECT_NEAR(p.memory_us, bytes / (h100().dram_bandwidth_gbs * 1e3), 1e-9);
+  EXPECT_NEAR(p.time_us, p.memory_us + h100().launch_overhead_us, 1e-9);
+}
+
+TEST(FirstCostModel, DoublingBytesDoublesAMemoryBoundTime) {
+  const Prediction once = predict(balanced(2e8), light(), h100());
+  const Prediction twice = predict(balanced(4e8), light(), h100());
+  ASSERT_EQ(once.bottleneck, "memory");
+  EXPECT_NEAR(twice.time_us - twice.launch_us, 2 * (once.time_us - once.launch_us), 1e-9);
+}
+
+TEST(FirstCostModel, OneHeavyRowDominates) {
+  WorkEstimate even = balanced(2e8);
+  WorkEstimate skewed = even;
+  // One warp carries a thousand times the mean of the others.
+  const double mean = 16.0;
+  skewed.warp_work[0] = 1000 * mean;
+  skewed.warp_work[1] = skewed.warp_work[2] = 0;
+  const Prediction p_even = predict(even, light(), h100());
+  const Prediction p_skewed = predict(skewed, light(), h100());
+  EXPECT_EQ(p_skewed.bottleneck, "imbalance");
+  EXPECT_GT(p_skewed.imbalance, 10.0);
+  EXPECT_GT(p_skewed.time_us, 3 * p_even.time_us);
+  EXPECT_GT(p_skewed.compute_us, p_skewed.memory_us);
+  EXPECT_LT(p_even.imbalance, 1.5);
+}
+
+TEST(FirstCostModel, LowOccupancyRaisesTime) {
+  ResourceUsage heavy = light();
+  heavy.registers = 255;  // one 8-warp block per SM: 1/8 of the warp slots
+  const Prediction full = predict(balanced(4e8), light(), h100());
+  const Prediction starved = predict(balanced(4e8), heavy, h100());
+  EXPECT_DOUBLE_EQ(starved.occupancy, 8.0 / 64);
+  EXPECT_GT(starved.time_us, 1.5 * full.time_us);
+  EXPECT_EQ(starved.bottleneck, "latency");
+}
+
+TEST(FirstCostModel, SpillsAddLocalMemoryTraffic) {
+  ResourceUsage spilling = light();
+  spilling.spill_stores = 64;
+  spilling.spill_loads = 64;
+  const WorkEstimate w = balanced(2e8);
+  const Prediction clean = predict(w, light(), h100());
+  const Prediction spilled = predict(w, spilling, h100());
+  const double threads = static_cast<double>(w.warp_work.size()) * 32;
+  EXPECT_NEAR(spilled.memory_us - clean.memory_us,
+              128 * threads / (h100().dram_bandwidth_gbs * 1e3), 1e-9);
+}
+
+TEST(FirstCostModel, MoreLaunchesAddLaunchCost) {
+  WorkEstimate one = balanced(2e8);
+  WorkEstimate three = one;
+  three.launches = 3;
+  const Prediction p1 = predict(one, light(), h100());
+  const Prediction p3 = predict(three, light(), h100());
+  EXPECT_NEAR(p3.time_us - p1.time_us, 2 * h100().launch_overhead_us, 1e-9);
+  EXPECT_DOUBLE_EQ(p3.launch_us, 3 * h100().launch_overhead_us);
+}
+
+TEST(FirstCostModel, ZeroWorkCostsOnlyTheLaunch) {
+  WorkEstimate nothing;
+  nothing.launches = 2;
+  const Prediction p = predict(nothing, light(), h100());
+  EXPECT_DOUBLE_EQ(p.time_us, 2 * h100().launch_overhead_us);
+  EXPECT_DOUBLE_EQ(p.memory_us, 0);
+  EXPECT_DOUBLE_EQ(p.compute_us, 0);
+  EXPECT_EQ(p.bottleneck, "launch");
+}
+
+TEST(FirstCostModel, TinyKernelIsLaunchBound) {
+  WorkEstimate tiny;
+  tiny.dram_bytes = 4096;
+  tiny.threads_per_block = 128;
+  tiny.blocks = 1;
+  tiny.warp_work.assign(4, 1.0);
+  EXPECT_EQ(predict(tiny, light(), h100()).bottleneck, "launch");
+}
+
+TEST(FirstCostModel, ConfigurationThatCannotLaunchIsAnInputError) {
+  WorkEstimate w = balanced(1e6);
+  ResourceUsage huge = light();
+  huge.shared_bytes = 300 * 1024;
+  EXPECT_THROW(predict(w, huge, h100()), InputError);
+}
+
+TEST(FirstCostModel, JsonCarriesEveryField) {
+  const Prediction p = predict(balanced(1e8), light(), h100());
+  const nlohmann::json j = p.to_json();
+  EXPECT_DOUBLE_EQ(j.at("time_us").get<double>(), p.time_us);
+  EXPECT_DOUBLE_EQ(j.at("memory_us").get<double>(), p.memory_us);
+  EXPECT_DOUBLE_EQ(j.at("compute_us").get<double>(), p.compute_us);
+  EXPECT_DOUBLE_EQ(j.at("launch_us").get<double>(), p.launch_us);
+  EXPECT_DOUBLE_EQ(j.at("imbalance").get<double>(), p.imbalance);
+  EXPECT_DOUBLE_EQ(j.at("occupancy").get<double>(), p.occupancy);
+  EXPECT_EQ(j.at("bottleneck").get<std::string>(), p.bottleneck);
+}
+
+}  // namespace
+}  // namespace ktune

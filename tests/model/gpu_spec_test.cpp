@@ -1,0 +1,52 @@
+#include "model/gpu_spec.h"
+
+#include <gtest/gtest.h>
+
+#include "workload/input_error.h"
+
+namespace ktune {
+namespace {
+
+TEST(GpuSpec, HopperMatchesTheH100Datasheet) {
+  const GpuSpec h = spec_for_arch("sm_90");
+  EXPECT_EQ(h.arch, "sm_90");
+  EXPECT_EQ(h.sms, 132);
+  EXPECT_EQ(h.max_threads_per_sm, 2048);
+  EXPECT_EQ(h.max_warps_per_sm, 64);
+  EXPECT_EQ(h.max_blocks_per_sm, 32);
+  EXPECT_EQ(h.registers_per_sm, 65536);
+  EXPECT_EQ(h.register_alloc_unit, 256);
+  EXPECT_EQ(h.shared_per_sm, 228 * 1024);
+  EXPECT_EQ(h.max_shared_per_block, 227 * 1024);
+  EXPECT_EQ(h.l2_bytes, 50ll * 1024 * 1024);
+  EXPECT_DOUBLE_EQ(h.dram_bandwidth_gbs, 3.0e3);
+}
+
+TEST(GpuSpec, EveryArchitectureIsSelfConsistent) {
+  for (const char* arch : {"sm_80", "sm_90"}) {
+    const GpuSpec s = spec_for_arch(arch);
+    EXPECT_EQ(s.arch, arch);
+    EXPECT_EQ(s.max_warps_per_sm * 32, s.max_threads_per_sm) << arch;
+    EXPECT_LE(s.max_threads_per_block, s.max_threads_per_sm) << arch;
+    EXPECT_EQ(s.registers_per_sm % (s.register_partitions * s.register_alloc_unit), 0) << arch;
+    EXPECT_LE(s.max_shared_per_block + s.reserved_shared_per_block, s.shared_per_sm) << arch;
+    EXPECT_GT(s.dram_bandwidth_gbs, 0) << arch;
+    EXPECT_GT(s.dram_latency_ns, 0) << arch;
+    EXPECT_GT(s.clock_ghz, 0) << arch;
+    EXPECT_GT(s.launch_overhead_us, 0) << arch;
+  }
+  EXPECT_LT(spec_for_arch("sm_80").dram_bandwidth_gbs, spec_for_arch("sm_90").dram_bandwidth_gbs);
+}
+
+TEST(GpuSpec, UnknownArchitectureIsAnInputErrorNamingTheKnownOnes) {
+  try {
+    spec_for_arch("sm_75");
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("sm_75"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("sm_90"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace ktune

@@ -1,0 +1,54 @@
+#include "workload/signature.h"
+
+#include <cmath>
+
+#include "workload/input_error.h"
+#include "workload/sha256.h"
+
+namespace ktune {
+namespace {
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+              "the exact signature hashes index arrays as little-endian bytes");
+
+const char* kind_name(WorkloadKind kind) {
+  return kind == WorkloadKind::Graph ? "graph" : "sparse_matrix";
+}
+
+std::string exact_hash(const CsrF64& m, WorkloadKind kind) {
+  Sha256 hash;
+  // A versioned text header: a change of layout must never collide with an old hash.
+  hash.update("ktune-csr-v1 kind=" + std::string(kind_name(kind)) +
+              " rows=" + std::to_string(m.rows) + " cols=" + std::to_string(m.cols) +
+              " nnz=" + std::to_string(m.nnz()) + "\n");
+  hash.update(m.row_ptr.data(), m.row_ptr.size() * sizeof(int32_t));
+  hash.update(m.col_idx.data(), m.col_idx.size() * sizeof(int32_t));
+  return hash.hex_digest();
+}
+
+}  // namespace
+
+nlohmann::json Signature::to_json() const {
+  return {{"exact", exact}, {"features", features_to_json(features)}, {"vector", vector}};
+}
+
+Signature compute_signature(const CsrF64& matrix, WorkloadKind kind) {
+  Signature s;
+  s.features = compute_features(matrix, [&] { s.exact = exact_hash(matrix, kind); });
+  s.vector = feature_vector(s.features);
+  return s;
+}
+
+double signature_distance(const std::vector<double>& a, const std::vector<double>& b) {
+  const std::vector<double>& weights = feature_vector_weights();
+  if (a.size() != b.size() || a.size() != weights.size()) {
+    throw InputError("feature vectors of " + std::to_string(a.size()) + " and " +
+                     std::to_string(b.size()) + " values cannot be compared; this version uses " +
+                     std::to_string(weights.size()));
+  }
+  double sum = 0;
+  for (size_t i = 0; i < a.size(); ++i) sum += weights[i] * (a[i] - b[i]) * (a[i] - b[i]);
+  return std::sqrt(sum);
+}
+
+}  // namespace ktune

@@ -1,0 +1,29 @@
+#pragma once
+// A workload's signature (DESIGN.md, "Signatures"): an exact hash for identical matrices
+// and a feature vector for the nearest tuned neighbour.
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "workload/csr_matrix.h"
+#include "workload/matrix_features.h"
+#include "workload/workload.h"
+
+namespace ktune {
+
+struct Signature {
+  std::string exact;  // SHA-256 hex of kind, shape, row pointers and column indices
+  MatrixFeatures features;
+  std::vector<double> vector;  // feature_vector(features)
+
+  nlohmann::json to_json() const;  // {"exact", "features", "vector"}
+};
+
+// Values are not hashed: they do not change which configuration is fastest.
+Signature compute_signature(const CsrF64& matrix, WorkloadKind kind);
+
+// Weighted Euclidean distance between two feature vectors (feature_vector_weights());
+// InputError when their lengths differ from each other or from today's layout.
+double signature_distance(const std::vector<double>& a, const std::vector<double>& b);
+
+}  // namespace ktune
