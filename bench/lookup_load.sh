@@ -14,7 +14,8 @@ trap 'kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$state"' EXIT
 for _ in $(seq 100); do grep -q "listening on" "$state/stdout" && break; sleep 0.1; done
 address=$(sed -n 's|.*listening on http://||p' "$state/stdout")
 signature=$(KTUNE_SERVER=$address "$bin/ktune" tune examples/hammond.mtx.gz --kernel spmv --dtype f32 --wait --json |
-  sed -n 's/.*"signature":"\([0-9a-f]*\)".*/\1/p')
+  grep -o '"signature": *"[0-9a-f]*"' | grep -o '[0-9a-f]\{64\}')
+[ -n "$signature" ] || { echo "tune failed"; exit 1; }
 url="http://$address/v1/configs?kernel=spmv&dtype=f32&signature=$signature"
 curl -sf "$url" | grep -q '"match"' || { echo "lookup failed"; exit 1; }
 wrk -t2 -c16 -d"${seconds}s" --latency "$url" | tee "$state/wrk"

@@ -59,7 +59,11 @@ LaunchStep step_from_json(const nlohmann::json& j) {
 }  // namespace
 
 std::string content_key(std::string_view bytes, size_t stored_size) {
-  return sha256_hex(bytes) + "-" + std::to_string(stored_size);
+  return content_key_of_hash(sha256_hex(bytes), stored_size);
+}
+
+std::string content_key_of_hash(const std::string& sha256, size_t stored_size) {
+  return sha256 + "-" + std::to_string(stored_size);
 }
 
 nlohmann::json MeasureRequest::to_json() const {

@@ -11,8 +11,9 @@ DeviceBuffer buffer_of(std::string name, const std::vector<T>& data) {
   DeviceBuffer b;
   b.name = std::move(name);
   b.size = data.size() * sizeof(T);
-  b.bytes.resize(b.size);
-  if (b.size > 0) std::memcpy(b.bytes.data(), data.data(), b.size);
+  std::vector<std::byte> bytes(b.size);
+  if (b.size > 0) std::memcpy(bytes.data(), data.data(), b.size);
+  b.bytes = HostBytes(std::move(bytes));
   return b;
 }
 

@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "kernels/host_bytes.h"
 #include "kernels/parameter_space.h"
 #include "workload/workload.h"
 
@@ -44,7 +45,7 @@ struct LaunchStep {
 // A buffer the device needs: inputs carry bytes to upload; scratch and output carry a size.
 struct DeviceBuffer {
   std::string name;
-  std::vector<std::byte> bytes;  // empty for scratch/output
+  HostBytes bytes;               // empty for scratch/output
   size_t size = 0;               // bytes on the device
 };
 
@@ -78,6 +79,13 @@ class KernelFamily {
   virtual std::vector<LaunchStep> launches(const Workload& w, const Config& config) const = 0;
   // The device-ready format with its inputs (including the x vector) and the launches.
   virtual LaunchPlan prepare(const Workload& w, const Config& config, Dtype dtype) const = 0;
+  // prepare() for one more configuration of a tune that already holds `previous` (same workload,
+  // same dtype): a family reuses its configuration-independent inputs rather than converting
+  // (and later hashing) a large matrix again. The default prepares from scratch.
+  virtual LaunchPlan prepare_next(const Workload& w, const Config& config, Dtype dtype,
+                                  const LaunchPlan& previous) const {
+    return prepare(w, config, dtype);
+  }
   // The exact answer in double precision, from the same inputs prepare() uploads.
   virtual std::vector<double> reference(const Workload& w) const = 0;
   virtual WorkEstimate estimate(const Workload& w, const Config& config, Dtype dtype) const = 0;

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <future>
 
+#include "workload/input_error.h"
+
 namespace ktune {
 namespace {
 
@@ -25,6 +27,16 @@ ResourceUsage assumed_usage() {
   ResourceUsage u;
   u.registers = 32;
   return u;
+}
+
+// The model's prediction, or nothing when the configuration cannot launch on this GPU
+// (a block does not fit on an SM with these resources).
+std::optional<Prediction> try_predict(const WorkEstimate& work, const ResourceUsage& usage, const GpuSpec& gpu) {
+  try {
+    return predict(work, usage, gpu);
+  } catch (const InputError&) {
+    return std::nullopt;
+  }
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -63,7 +75,9 @@ TuneOutcome Tuner::run(const Workload& workload, const TuneRequest& request, Tun
   for (Config& config : space.enumerate()) {
     CandidateOutcome c;
     c.config_key = space.canonical(config);
-    c.prediction = predict(family.estimate(workload, config, request.dtype), assumed_usage(), ctx_.gpu);
+    std::optional<Prediction> p = try_predict(family.estimate(workload, config, request.dtype), assumed_usage(), ctx_.gpu);
+    if (!p) continue;
+    c.prediction = *p;
     c.config = std::move(config);
     ranked.push_back(std::move(c));
   }
@@ -89,8 +103,10 @@ TuneOutcome Tuner::run_model_only(const Workload& w, const TuneRequest& r, std::
   for (size_t i = 0; i < n; ++i) {
     CandidateOutcome& c = ranked[i];
     c.kernel = compiles[i].get();
-    if (c.kernel->ok) {
-      c.prediction = predict(r.family->estimate(w, c.config, r.dtype), combined_usage(*c.kernel), ctx_.gpu);
+    std::optional<Prediction> p;
+    if (c.kernel->ok) p = try_predict(r.family->estimate(w, c.config, r.dtype), combined_usage(*c.kernel), ctx_.gpu);
+    if (p) {
+      c.prediction = *p;
       if (!outcome.best || c.prediction.time_us < outcome.best->prediction.time_us) outcome.best = c;
     }
     observer.finished_one(c);
@@ -122,6 +138,7 @@ TuneOutcome Tuner::run_measured(const Workload& w, const TuneRequest& r, std::ve
   for (int32_t i = 0; i < w.matrix.rows; ++i) row_lengths[static_cast<size_t>(i)] = w.matrix.row_length(i);
   MeasureOptions options;
   options.hot = r.hot;
+  std::optional<LaunchPlan> previous_plan;  // lends its inputs to the next configuration's plan
 
   for (size_t i = 0; i < ranked.size(); ++i) {
     CandidateOutcome& c = ranked[i];
@@ -132,16 +149,20 @@ TuneOutcome Tuner::run_measured(const Workload& w, const TuneRequest& r, std::ve
     } else if (auto previous = observer.previous_measurement(c.config_key)) {
       c.measurement = previous;
     } else {
-      c.prediction = predict(r.family->estimate(w, c.config, r.dtype), combined_usage(*c.kernel), ctx_.gpu);
-      LaunchPlan plan = r.family->prepare(w, c.config, r.dtype);
+      if (auto p = try_predict(r.family->estimate(w, c.config, r.dtype), combined_usage(*c.kernel), ctx_.gpu))
+        c.prediction = *p;
+      LaunchPlan plan = previous_plan ? r.family->prepare_next(w, c.config, r.dtype, *previous_plan)
+                                      : r.family->prepare(w, c.config, r.dtype);
       c.measurement = ctx_.measurer->measure(*c.kernel, plan, reference, row_lengths, r.dtype, options);
+      previous_plan = std::move(plan);
     }
     if (c.measured_ok() && (!outcome.best || better_measured(c, *outcome.best))) outcome.best = c;
     observer.finished_one(c);
   }
   if (r.family->name() == "spmv" && !ranked.empty() && !observer.cancelled()) {
     // Same matrix and x as every candidate; the worker already holds these buffers.
-    const LaunchPlan vendor_plan = r.family->prepare(w, ranked.front().config, r.dtype);
+    const LaunchPlan vendor_plan = previous_plan ? r.family->prepare_next(w, ranked.front().config, r.dtype, *previous_plan)
+                                                 : r.family->prepare(w, ranked.front().config, r.dtype);
     for (const char* alg : {"csr_alg1", "csr_alg2"}) {
       Measurement m = ctx_.measurer->measure_cusparse_spmv(vendor_plan, w.matrix.rows, w.matrix.cols, w.matrix.nnz(),
                                                            reference, r.dtype, alg, options);

@@ -60,17 +60,27 @@ CsrF64 build_csr(int32_t rows, int32_t cols, std::vector<CooPart> parts, Mirror 
   }
   const bool mirrored = mirror != Mirror::None;
   const double mirror_sign = mirror == Mirror::SkewSymmetric ? -1.0 : 1.0;
-  const int part_count = static_cast<int>(parts.size());
 
-  // Counting sort with one thread per part: each counts its own entries per row, and
-  // writes them after those of the parts before it, so rows keep the input order.
-  std::vector<std::vector<int32_t>> cursor(parts.size());
-  parallel_for(part_count, part_count, [&](int p) {
-    cursor[p].assign(static_cast<size_t>(rows), 0);
-    const CooPart& part = parts[p];
-    for (size_t k = 0; k < part.size(); ++k) {
-      ++cursor[p][part.row[k]];
-      if (mirrored && part.row[k] != part.col[k]) ++cursor[p][part.col[k]];
+  // Counting sort with one thread per group of consecutive parts: each group counts its own
+  // entries per row and writes them after those of the groups before it, so rows keep the
+  // input order. A group's per-row counters cost as much memory as `rows` entries, so there
+  // are only as many groups as that pays for (one, for a tall matrix with few entries).
+  const int groups = static_cast<int>(std::clamp<int64_t>(stored / std::max<int64_t>(rows, 1), 1,
+                                                          std::max<size_t>(parts.size(), 1)));
+  const auto parts_of = [&](int g) {
+    const auto n = static_cast<int64_t>(parts.size());
+    return std::make_pair(part_begin(n, groups, g), part_begin(n, groups, g + 1));
+  };
+  std::vector<std::vector<int32_t>> cursor(static_cast<size_t>(groups));
+  parallel_for(groups, groups, [&](int g) {
+    cursor[g].assign(static_cast<size_t>(rows), 0);
+    const auto [first, last] = parts_of(g);
+    for (int64_t p = first; p < last; ++p) {
+      const CooPart& part = parts[p];
+      for (size_t k = 0; k < part.size(); ++k) {
+        ++cursor[g][part.row[k]];
+        if (mirrored && part.row[k] != part.col[k]) ++cursor[g][part.col[k]];
+      }
     }
   });
   CsrF64 out;
@@ -82,29 +92,32 @@ CsrF64 build_csr(int32_t rows, int32_t cols, std::vector<CooPart> parts, Mirror 
     out.row_ptr[r] = total;
     for (auto& counts : cursor) {
       const int32_t count = counts[r];
-      counts[r] = total;  // becomes this part's first slot in row r
+      counts[r] = total;  // becomes this group's first slot in row r
       total += count;
     }
   }
   out.row_ptr[rows] = total;
   out.col_idx.resize(static_cast<size_t>(total));
   out.values.resize(out.col_idx.size());
-  parallel_for(part_count, part_count, [&](int p) {
-    CooPart& part = parts[p];
-    std::vector<int32_t>& next = cursor[p];
-    for (size_t k = 0; k < part.size(); ++k) {
-      const int32_t r = part.row[k];
-      const int32_t c = part.col[k];
-      const int32_t at = next[r]++;
-      out.col_idx[at] = c;
-      out.values[at] = part.value[k];
-      if (mirrored && r != c) {
-        const int32_t mirror_at = next[c]++;
-        out.col_idx[mirror_at] = r;
-        out.values[mirror_at] = mirror_sign * part.value[k];
+  parallel_for(groups, groups, [&](int g) {
+    std::vector<int32_t>& next = cursor[g];
+    const auto [first, last] = parts_of(g);
+    for (int64_t p = first; p < last; ++p) {
+      CooPart& part = parts[p];
+      for (size_t k = 0; k < part.size(); ++k) {
+        const int32_t r = part.row[k];
+        const int32_t c = part.col[k];
+        const int32_t at = next[r]++;
+        out.col_idx[at] = c;
+        out.values[at] = part.value[k];
+        if (mirrored && r != c) {
+          const int32_t mirror_at = next[c]++;
+          out.col_idx[mirror_at] = r;
+          out.values[mirror_at] = mirror_sign * part.value[k];
+        }
       }
+      part = CooPart{};
     }
-    part = CooPart{};
     next = {};
   });
 

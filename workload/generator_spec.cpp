@@ -189,17 +189,17 @@ CsrF64 generate(const Spec& spec) {
   return block_expand(generate(*spec.of), i32("block"), seed);
 }
 
-}  // namespace
-
-namespace {
 Spec checked_spec(const nlohmann::json& spec, const ReadLimits& limits) {
   Spec parsed = SpecReader(spec, 0).read();
   for (const Spec* s = &parsed; s; s = s->of.get()) check_limits(*s, limits);
   return parsed;
 }
+
 }  // namespace
 
-void check_spec(const nlohmann::json& spec, const ReadLimits& limits) { checked_spec(spec, limits); }
+void check_spec(const nlohmann::json& spec, const ReadLimits& limits) {
+  checked_spec(spec, limits);
+}
 
 CsrF64 generate_from_spec(const nlohmann::json& spec, const ReadLimits& limits) {
   return generate(checked_spec(spec, limits));

@@ -25,13 +25,17 @@ size_t one_past(size_t max_bytes) {
   return max_bytes < std::numeric_limits<size_t>::max() ? max_bytes + 1 : max_bytes;
 }
 
+// Deflate cannot expand data more than about 1032 times.
+constexpr size_t kMaxInflateRatio = 1032;
+
 // The trailer of the last member holds its size modulo 2^32: a good first guess for the
-// output buffer, never trusted beyond the caller's cap.
+// output buffer, but only a claim, so never trusted beyond what deflate can produce from
+// this input or beyond the caller's cap.
 size_t guessed_output_size(std::string_view bytes, size_t max_output_bytes) {
   uint32_t last_member_size = 0;
   if (bytes.size() >= 18) std::memcpy(&last_member_size, bytes.data() + bytes.size() - 4, 4);
   const size_t guess = std::max<size_t>({last_member_size, bytes.size() * 4, 1 << 16});
-  return std::min(guess, one_past(max_output_bytes));
+  return std::min({guess, bytes.size() * kMaxInflateRatio + (1 << 16), one_past(max_output_bytes)});
 }
 
 class Inflater {
@@ -84,8 +88,7 @@ class Inflater {
                          (stream_.msg ? stream_.msg : "invalid deflate stream"));
       }
       if (rc == Z_MEM_ERROR) throw std::bad_alloc();
-      const bool no_progress = rc == Z_BUF_ERROR && stream_.avail_out != 0;
-      if (no_progress || (in_pos == in.size() && stream_.avail_out != 0)) {
+      if (in_pos == in.size() && stream_.avail_out != 0) {
         throw InputError("gzip data is truncated: the stream ends before its end marker after " +
                          size_text(out_pos) + " of content");
       }
@@ -143,7 +146,7 @@ std::string gzip_compress(std::string_view bytes, int level) {
 std::string read_file_limited(const std::string& path, size_t max_bytes) {
   std::error_code error;
   const auto status = std::filesystem::status(path, error);
-  if (!std::filesystem::exists(status)) throw InputError("file '" + path + "' does not exist");
+  if (!std::filesystem::exists(status)) throw NotFoundError("file '" + path + "' does not exist");
   if (!std::filesystem::is_regular_file(status)) {
     throw InputError("'" + path + "' is not a regular file");
   }

@@ -17,7 +17,8 @@ std::string gunzip_if_compressed(std::string_view bytes, size_t max_output_bytes
 std::string gzip_compress(std::string_view bytes, int level = 6);
 
 // The content of the file at `path`, inflated if it is gzip. Both the file and its inflated
-// content are capped at `max_bytes` (LimitError); a missing or unreadable file is an InputError.
+// content are capped at `max_bytes` (LimitError); a missing file is a NotFoundError, an
+// unreadable one an InputError.
 std::string read_file_limited(const std::string& path, size_t max_bytes);
 
 }  // namespace ktune

@@ -1,6 +1,7 @@
 #include "kernels/spmv/spmv_config.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "workload/input_error.h"
 
@@ -8,15 +9,19 @@ namespace ktune {
 
 namespace {
 
-const std::vector<std::string> kScheduleNames = {"row", "subwarp", "merge"};
+const std::vector<std::string> kScheduleNames = {"row", "subwarp", "merge", "adaptive"};
 
-// The merge tile is staged in shared memory at up to 8 bytes an item: 4096 items keep it at
-// 32 KiB, inside the 48 KiB of static shared memory a block may declare.
-constexpr int64_t kMaxMergeTile = 4096;
+// Merge and adaptive tiles are staged in shared memory at up to 8 bytes an item: 4096 items
+// keep one at 32 KiB, inside the 48 KiB of static shared memory a block may declare.
+constexpr int64_t kMaxStagedTile = 4096;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 bool is(const Config& c, SpmvSchedule s) { return c.at("schedule") == static_cast<int64_t>(s); }
+
+bool stages_a_tile(const Config& c) {
+  return is(c, SpmvSchedule::Merge) || is(c, SpmvSchedule::Adaptive);
+}
 
 }  // namespace
 
@@ -33,15 +38,24 @@ ParameterSpace spmv_space() {
        [](const Config& c) { return is(c, SpmvSchedule::Subwarp) || c.at("lanes") == 1; }},
       {"schedule subwarp needs lanes of 2 or more (lanes = 1 is the row schedule)",
        [](const Config& c) { return !is(c, SpmvSchedule::Subwarp) || c.at("lanes") >= 2; }},
-      {"items_per_thread must be 1 unless schedule is merge",
-       [](const Config& c) { return is(c, SpmvSchedule::Merge) || c.at("items_per_thread") == 1; }},
+      {"items_per_thread must be 1 unless schedule is merge or adaptive",
+       [](const Config& c) { return stages_a_tile(c) || c.at("items_per_thread") == 1; }},
       {"schedule merge needs block of 512 or less",
        [](const Config& c) { return !is(c, SpmvSchedule::Merge) || c.at("block") <= 512; }},
-      {"schedule merge needs block * items_per_thread <= " + std::to_string(kMaxMergeTile) +
-           " (its tile is staged in shared memory)",
+      {"schedules merge and adaptive need block * items_per_thread <= " +
+           std::to_string(kMaxStagedTile) + " (their tile is staged in shared memory)",
        [](const Config& c) {
-         return !is(c, SpmvSchedule::Merge) ||
-                c.at("block") * c.at("items_per_thread") <= kMaxMergeTile;
+         return !stages_a_tile(c) || c.at("block") * c.at("items_per_thread") <= kMaxStagedTile;
+       }},
+      // The adaptive kernel would run at other sizes too; these keep its share of the space,
+      // which CI compiles in full, small.
+      {"schedule adaptive needs block of 128 or more",
+       [](const Config& c) { return !is(c, SpmvSchedule::Adaptive) || c.at("block") >= 128; }},
+      {"schedule adaptive needs items_per_thread of 1, 2, 4 or 8",
+       [](const Config& c) {
+         const int64_t items = c.at("items_per_thread");
+         return !is(c, SpmvSchedule::Adaptive) || items == 1 || items == 2 || items == 4 ||
+                items == 8;
        }},
   };
   return space;
@@ -63,6 +77,9 @@ std::string SpmvConfig::schedule_name() const {
 }
 
 int64_t SpmvConfig::blocks(int32_t rows, int64_t nnz) const {
+  if (schedule == SpmvSchedule::Adaptive) {
+    throw std::logic_error("the adaptive grid follows from the row lengths (adaptive_partition)");
+  }
   const int64_t blocks = schedule == SpmvSchedule::Merge ? ceil_div(rows + nnz, tile_items())
                                                          : ceil_div(rows, rows_per_block());
   return std::max<int64_t>(blocks, 1);

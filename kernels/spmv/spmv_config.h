@@ -8,11 +8,12 @@
 
 namespace ktune {
 
-enum class SpmvSchedule { Row, Subwarp, Merge };  // in the order of the "schedule" choices
+// In the order of the "schedule" choices.
+enum class SpmvSchedule { Row, Subwarp, Merge, Adaptive };
 
-// schedule ∈ {row, subwarp, merge}, block (threads per block), lanes (threads per row),
-// items_per_thread (merge items per thread). Parameters a schedule does not use are pinned to
-// one value, so that no two configurations compile to the same kernel.
+// schedule ∈ {row, subwarp, merge, adaptive}, block (threads per block), lanes (threads per
+// row), items_per_thread (merge and adaptive items per thread). Parameters a schedule does not
+// use are pinned to one value, so that no two configurations compile to the same kernel.
 ParameterSpace spmv_space();
 
 struct SpmvConfig {
@@ -27,9 +28,11 @@ struct SpmvConfig {
   std::string schedule_name() const;
   // Rows one block covers (row and subwarp schedules).
   int32_t rows_per_block() const { return block / lanes; }
-  // Merge-path items (row ends + nonzeros) one block covers (merge schedule).
+  // Items one block stages: merge-path items (row ends + nonzeros) for merge, nonzeros for
+  // adaptive.
   int64_t tile_items() const { return int64_t{block} * items_per_thread; }
   // Blocks of the launch on a matrix of this shape (at least one, even for an empty matrix).
+  // Not for adaptive, whose grid follows from the row lengths (adaptive_partition).
   int64_t blocks(int32_t rows, int64_t nnz) const;
 };
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "kernels/spmv/spmv_adaptive_partition.h"
+
 namespace ktune {
 
 namespace {
@@ -63,27 +65,69 @@ void estimate_merge_warps(const CsrF64& a, const SpmvConfig& config, WorkEstimat
   group_starts.push_back(a.nnz());
 }
 
+// Adaptive schedule, block by block as spmv_adaptive.cu runs it. Warp w's lane 0 takes items
+// 32 w, 32 w + block, ... of the block's nonzeros (staged, or summed directly for one row), so
+// each block's gathers go 32 consecutive nonzeros per warp instruction. A block of several rows
+// then reduces them from shared memory, `width` threads a row, block / width rows a pass.
+void estimate_adaptive_warps(const CsrF64& a, const SpmvConfig& config,
+                             const AdaptivePartition& partition, WorkEstimate& e,
+                             std::vector<int64_t>& group_starts) {
+  const int64_t warps_per_block = config.block / kWarpSize;
+  for (int64_t b = 0; b < partition.blocks(); ++b) {
+    const RowBlock block = partition.block(b);
+    const int64_t nnz = block.end_nz - block.first_nz;
+    const int64_t rows = block.end_row - block.first_row;
+    const bool reduces_rows = !block.slice && rows > 1;
+    const int64_t width = adaptive_row_width(rows, config.block);
+    const int64_t rows_per_pass = config.block / width;
+    for (int64_t w = 0; w < warps_per_block; ++w) {
+      const int64_t from_lane0 = std::max<int64_t>(nnz - w * kWarpSize, 0);
+      double work = static_cast<double>((from_lane0 + config.block - 1) / config.block);
+      for (int64_t pass = 0; reduces_rows && pass < rows; pass += rows_per_pass) {
+        const int64_t first = std::min(rows, pass + w * kWarpSize / width);
+        const int64_t last = std::min(rows, first + kWarpSize / width);
+        int64_t longest = 0;
+        for (int64_t r = block.first_row + first; r < block.first_row + last; ++r) {
+          longest = std::max<int64_t>(longest, a.row_length(static_cast<int32_t>(r)));
+        }
+        work += static_cast<double>((longest + width - 1) / width);
+      }
+      e.warp_work.push_back(work);
+    }
+    for (int64_t i = block.first_nz; i < block.end_nz; i += kWarpSize) group_starts.push_back(i);
+  }
+  group_starts.push_back(a.nnz());
+}
+
 }  // namespace
 
 WorkEstimate estimate_spmv(const CsrF64& a, const SpmvConfig& config, Dtype dtype) {
   WorkEstimate e;
   e.threads_per_block = config.block;
-  e.blocks = config.blocks(a.rows, a.nnz());
   e.launches = 1;
   std::vector<int64_t> group_starts;
-  if (config.schedule == SpmvSchedule::Merge) {
+  double row_block_bytes = 0;
+  // Kernels that accumulate into y have it zeroed first: y is written twice.
+  double y_writes = config.schedule == SpmvSchedule::Merge ? 2 : 1;
+  if (config.schedule == SpmvSchedule::Adaptive) {
+    const AdaptivePartition partition = adaptive_partition(a, config.tile_items());
+    e.blocks = partition.blocks();
+    estimate_adaptive_warps(a, config, partition, e, group_starts);
+    row_block_bytes = static_cast<double>(partition.row_blocks.size() * sizeof(int32_t));
+    if (partition.has_slices) y_writes = 2;
+  } else if (config.schedule == SpmvSchedule::Merge) {
+    e.blocks = config.blocks(a.rows, a.nnz());
     estimate_merge_warps(a, config, e, group_starts);
   } else {
+    e.blocks = config.blocks(a.rows, a.nnz());
     estimate_row_warps(a, config, e.blocks * config.block / kWarpSize, e, group_starts);
   }
   const double value_bytes = static_cast<double>(dtype_size(dtype));
   const double rows = a.rows;
   const double nnz = static_cast<double>(a.nnz());
-  // The merge schedule accumulates into y, which is zeroed first: y is written twice.
-  const double y_writes = config.schedule == SpmvSchedule::Merge ? 2 : 1;
   e.dram_bytes = (rows + 1) * 4 + nnz * (4 + value_bytes) +
                  gathered_x_bytes(a, group_starts, dtype_size(dtype)) +
-                 y_writes * rows * value_bytes;
+                 y_writes * rows * value_bytes + row_block_bytes;
   return e;
 }
 

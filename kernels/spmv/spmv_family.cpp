@@ -1,8 +1,12 @@
 #include "kernels/spmv/spmv_family.h"
 
+#include <algorithm>
+#include <chrono>
+
 #include "kernel_templates.h"
 #include "kernels/device_buffers.h"
 #include "kernels/input_vector.h"
+#include "kernels/spmv/spmv_adaptive_partition.h"
 #include "kernels/spmv/spmv_config.h"
 #include "kernels/spmv/spmv_estimate.h"
 #include "kernels/spmv/spmv_reference.h"
@@ -19,15 +23,49 @@ std::string_view schedule_template(SpmvSchedule schedule) {
       return templates::k_spmv_subwarp_cu;
     case SpmvSchedule::Merge:
       return templates::k_spmv_merge_cu;
+    case SpmvSchedule::Adaptive:
+      return templates::k_spmv_adaptive_cu;
   }
   return {};
+}
+
+// The one launch of every schedule, on a grid of `blocks`.
+LaunchStep spmv_launch(const CsrF64& a, const SpmvConfig& c, int64_t blocks) {
+  LaunchStep step;
+  step.entry = "spmv_" + c.schedule_name();
+  step.grid.x = static_cast<uint32_t>(blocks);
+  step.block.x = static_cast<uint32_t>(c.block);
+  if (c.schedule == SpmvSchedule::Adaptive) {
+    step.args.push_back(KernelArg::of_buffer("row_blocks"));
+  } else {
+    step.args.push_back(KernelArg::of_scalar(a.rows));
+  }
+  if (c.schedule == SpmvSchedule::Merge) {
+    step.args.push_back(KernelArg::of_scalar(static_cast<int32_t>(a.nnz())));
+  }
+  for (const char* buffer : {"row_ptr", "col_idx", "values", "x", "y"}) {
+    step.args.push_back(KernelArg::of_buffer(buffer));
+  }
+  return step;
+}
+
+// The buffers every schedule reads and writes; adaptive adds its row blocks.
+// The inputs every schedule shares: the CSR arrays as they are, and x.
+std::vector<DeviceBuffer> csr_inputs(const CsrF64& a, Dtype dtype) {
+  std::vector<DeviceBuffer> inputs;
+  inputs.push_back(index_buffer("row_ptr", a.row_ptr));
+  inputs.push_back(index_buffer("col_idx", a.col_idx));
+  inputs.push_back(value_buffer("values", a.values, dtype));
+  inputs.push_back(value_buffer("x", deterministic_input_vector(a.cols), dtype));
+  return inputs;
 }
 
 }  // namespace
 
 std::string SpmvFamily::description() const {
   return "Sparse matrix-vector product y = A·x on CSR: one thread per row (row), a sub-warp of "
-         "lanes per row (subwarp), or merge-path load balancing over rows + nonzeros (merge)";
+         "lanes per row (subwarp), merge-path load balancing over rows + nonzeros (merge), or "
+         "row blocks of about one tile of nonzeros each, cut on the host (adaptive)";
 }
 
 ParameterSpace SpmvFamily::space() const { return spmv_space(); }
@@ -41,7 +79,7 @@ KernelSource SpmvFamily::source(const Config& config, Dtype dtype) const {
                "-DKT_BLOCK=" + std::to_string(c.block)};
   if (c.schedule == SpmvSchedule::Subwarp)
     s.options.push_back("-DKT_LANES=" + std::to_string(c.lanes));
-  if (c.schedule == SpmvSchedule::Merge) {
+  if (c.schedule == SpmvSchedule::Merge || c.schedule == SpmvSchedule::Adaptive) {
     s.options.push_back("-DKT_ITEMS=" + std::to_string(c.items_per_thread));
   }
   return s;
@@ -50,34 +88,52 @@ KernelSource SpmvFamily::source(const Config& config, Dtype dtype) const {
 std::vector<LaunchStep> SpmvFamily::launches(const Workload& w, const Config& config) const {
   const SpmvConfig c = SpmvConfig::from(config);
   const CsrF64& a = w.matrix;
-  LaunchStep step;
-  step.entry = "spmv_" + c.schedule_name();
-  step.grid.x = static_cast<uint32_t>(c.blocks(a.rows, a.nnz()));
-  step.block.x = static_cast<uint32_t>(c.block);
-  step.args.push_back(KernelArg::of_scalar(a.rows));
-  if (c.schedule == SpmvSchedule::Merge) {
-    step.args.push_back(KernelArg::of_scalar(static_cast<int32_t>(a.nnz())));
-  }
-  for (const char* buffer : {"row_ptr", "col_idx", "values", "x", "y"}) {
-    step.args.push_back(KernelArg::of_buffer(buffer));
-  }
-  return {step};
+  const int64_t blocks = c.schedule == SpmvSchedule::Adaptive
+                             ? adaptive_partition(a, c.tile_items()).blocks()
+                             : c.blocks(a.rows, a.nnz());
+  return {spmv_launch(a, c, blocks)};
 }
 
-// CSR is the kernels' own format: nothing to convert, so prepare_seconds stays 0.
-LaunchPlan SpmvFamily::prepare(const Workload& w, const Config& config, Dtype dtype) const {
+// CSR is the kernels' own format: only the adaptive schedule has host work, its partition.
+LaunchPlan SpmvFamily::plan_with(const Workload& w, const Config& config, Dtype dtype,
+                                 std::vector<DeviceBuffer> inputs) const {
+  const SpmvConfig c = SpmvConfig::from(config);
   const CsrF64& a = w.matrix;
   LaunchPlan plan;
-  plan.steps = launches(w, config);
-  plan.buffers.push_back(index_buffer("row_ptr", a.row_ptr));
-  plan.buffers.push_back(index_buffer("col_idx", a.col_idx));
-  plan.buffers.push_back(value_buffer("values", a.values, dtype));
-  plan.buffers.push_back(value_buffer("x", deterministic_input_vector(a.cols), dtype));
+  plan.buffers = std::move(inputs);
   plan.buffers.push_back(output_buffer("y", a.rows, dtype));
   plan.output = "y";
   plan.output_elements = a.rows;
-  plan.zero_output_first = SpmvConfig::from(config).schedule == SpmvSchedule::Merge;
+  if (c.schedule == SpmvSchedule::Adaptive) {
+    const auto start = std::chrono::steady_clock::now();
+    const AdaptivePartition partition = adaptive_partition(a, c.tile_items());
+    plan.prepare_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    plan.buffers.push_back(index_buffer("row_blocks", partition.row_blocks));
+    plan.steps = {spmv_launch(a, c, partition.blocks())};
+    // Slices of a split row meet only through atomicAdd into y.
+    plan.zero_output_first = partition.has_slices;
+  } else {
+    plan.steps = {spmv_launch(a, c, c.blocks(a.rows, a.nnz()))};
+    plan.zero_output_first = c.schedule == SpmvSchedule::Merge;
+  }
   return plan;
+}
+
+LaunchPlan SpmvFamily::prepare(const Workload& w, const Config& config, Dtype dtype) const {
+  return plan_with(w, config, dtype, csr_inputs(w.matrix, dtype));
+}
+
+LaunchPlan SpmvFamily::prepare_next(const Workload& w, const Config& config, Dtype dtype,
+                                    const LaunchPlan& previous) const {
+  std::vector<DeviceBuffer> inputs;
+  for (const char* name : {"row_ptr", "col_idx", "values", "x"}) {
+    auto it = std::find_if(previous.buffers.begin(), previous.buffers.end(),
+                           [name](const DeviceBuffer& b) { return b.name == name; });
+    if (it == previous.buffers.end() || it->bytes.empty()) return prepare(w, config, dtype);
+    inputs.push_back(*it);  // shares the bytes and their hash
+  }
+  return plan_with(w, config, dtype, std::move(inputs));
 }
 
 std::vector<double> SpmvFamily::reference(const Workload& w) const {

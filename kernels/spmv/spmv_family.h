@@ -13,10 +13,15 @@ class SpmvFamily : public KernelFamily {
   KernelSource source(const Config& config, Dtype dtype) const override;
   std::vector<LaunchStep> launches(const Workload& w, const Config& config) const override;
   LaunchPlan prepare(const Workload& w, const Config& config, Dtype dtype) const override;
+  LaunchPlan prepare_next(const Workload& w, const Config& config, Dtype dtype,
+                          const LaunchPlan& previous) const override;
   std::vector<double> reference(const Workload& w) const override;
   WorkEstimate estimate(const Workload& w, const Config& config, Dtype dtype) const override;
   double flops(const Workload& w) const override;
   double min_bytes(const Workload& w, Dtype dtype) const override;
+
+ private:
+  LaunchPlan plan_with(const Workload& w, const Config& config, Dtype dtype, std::vector<DeviceBuffer> inputs) const;
 };
 
 }  // namespace ktune

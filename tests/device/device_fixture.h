@@ -31,8 +31,9 @@ template <typename T>
 DeviceBuffer input_buffer(const std::string& name, const std::vector<T>& values) {
   DeviceBuffer b;
   b.name = name;
-  b.bytes.resize(values.size() * sizeof(T));
-  std::memcpy(b.bytes.data(), values.data(), b.bytes.size());
+  std::vector<std::byte> bytes(values.size() * sizeof(T));
+  std::memcpy(bytes.data(), values.data(), bytes.size());
+  b.bytes = HostBytes(std::move(bytes));
   b.size = b.bytes.size();
   return b;
 }

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
+#include <stdexcept>
 #include <tuple>
 
 #include "workload/input_error.h"
@@ -13,7 +15,8 @@ namespace {
 using Shape = std::tuple<int64_t, int64_t, int64_t, int64_t>;  // schedule, block, lanes, items
 
 Config spmv(const std::string& schedule, int64_t block, int64_t lanes, int64_t items) {
-  const int64_t index = schedule == "row" ? 0 : schedule == "subwarp" ? 1 : 2;
+  const std::vector<std::string> names = {"row", "subwarp", "merge", "adaptive"};
+  const int64_t index = std::find(names.begin(), names.end(), schedule) - names.begin();
   return {{"schedule", index}, {"block", block}, {"lanes", lanes}, {"items_per_thread", items}};
 }
 
@@ -35,6 +38,9 @@ TEST(SpmvSpace, HoldsExactlyTheDocumentedConfigurations) {
     for (int64_t items = 1; items <= 16 && block <= 512; ++items) {
       if (block * items <= 4096) expected.insert({2, block, 1, items});
     }
+    for (int64_t items : {1, 2, 4, 8}) {
+      if (block >= 128 && block * items <= 4096) expected.insert({3, block, 1, items});
+    }
   }
   std::set<Shape> got;
   const std::vector<Config> configs = spmv_space().enumerate();
@@ -43,7 +49,7 @@ TEST(SpmvSpace, HoldsExactlyTheDocumentedConfigurations) {
   }
   EXPECT_EQ(configs.size(), expected.size());
   EXPECT_EQ(got, expected);
-  EXPECT_LE(configs.size(), 120u);  // every configuration is compiled in CI, per dtype
+  EXPECT_LE(configs.size(), 110u);  // every configuration is compiled in CI, per dtype
 }
 
 TEST(SpmvSpace, DecodesAValidConfiguration) {
@@ -56,6 +62,10 @@ TEST(SpmvSpace, DecodesAValidConfiguration) {
   const SpmvConfig m = SpmvConfig::from(spmv("merge", 128, 1, 7));
   EXPECT_EQ(m.schedule_name(), "merge");
   EXPECT_EQ(m.tile_items(), 128 * 7);
+  const SpmvConfig a = SpmvConfig::from(spmv("adaptive", 512, 1, 8));
+  EXPECT_EQ(a.schedule, SpmvSchedule::Adaptive);
+  EXPECT_EQ(a.schedule_name(), "adaptive");
+  EXPECT_EQ(a.tile_items(), 4096);
 }
 
 TEST(SpmvSpace, RefusesWhatItDoesNotAdmit) {
@@ -64,6 +74,10 @@ TEST(SpmvSpace, RefusesWhatItDoesNotAdmit) {
   expect_refused(spmv("subwarp", 256, 8, 2), "items_per_thread must be 1");
   expect_refused(spmv("merge", 1024, 1, 1), "merge needs block of 512 or less");
   expect_refused(spmv("merge", 512, 1, 9), "block * items_per_thread <= 4096");
+  expect_refused(spmv("adaptive", 1024, 1, 8), "block * items_per_thread <= 4096");
+  expect_refused(spmv("adaptive", 64, 1, 1), "adaptive needs block of 128 or more");
+  expect_refused(spmv("adaptive", 256, 1, 3), "items_per_thread of 1, 2, 4 or 8");
+  expect_refused(spmv("adaptive", 256, 2, 1), "lanes must be 1");
   expect_refused(spmv("row", 32, 1, 1), "'block'");
   expect_refused(spmv("merge", 64, 1, 17), "'items_per_thread'");
   Config missing = spmv("row", 256, 1, 1);
@@ -83,6 +97,8 @@ TEST(SpmvSpace, BlocksCoverTheWork) {
   EXPECT_EQ(SpmvConfig::from(spmv("merge", 256, 1, 4)).blocks(1000, 5000), 6);  // 6000 / 1024 items
   EXPECT_EQ(SpmvConfig::from(spmv("merge", 256, 1, 4)).blocks(24, 1000), 1);
   EXPECT_EQ(SpmvConfig::from(spmv("row", 64, 1, 1)).blocks(0, 0), 1);
+  // The adaptive grid depends on the row lengths, which a shape does not give.
+  EXPECT_THROW(SpmvConfig::from(spmv("adaptive", 256, 1, 4)).blocks(1000, 5000), std::logic_error);
 }
 
 }  // namespace

@@ -105,10 +105,47 @@ TEST(SpmvEstimate, DramBytesCountGatheredSectorsOfX) {
                    streams + x_bytes + n * 4.0);
   EXPECT_DOUBLE_EQ(estimate_spmv(a, config(SpmvSchedule::Merge, 256, 1, 4), Dtype::F32).dram_bytes,
                    streams + x_bytes + 2 * n * 4.0);  // y is zeroed, then written
+  // Adaptive blocks of 128 rows gather 32 consecutive nonzeros per warp, as the row schedule;
+  // they also read their 8 row blocks and the end boundary.
+  EXPECT_DOUBLE_EQ(
+      estimate_spmv(a, config(SpmvSchedule::Adaptive, 128, 1, 1), Dtype::F32).dram_bytes,
+      streams + x_bytes + n * 4.0 + 9 * 8.0);
   // One row per warp (lanes = 32): every row pays a sector of its own.
   EXPECT_DOUBLE_EQ(
       estimate_spmv(a, config(SpmvSchedule::Subwarp, 256, 32, 1), Dtype::F32).dram_bytes,
       streams + n * 32.0 + n * 4.0);
+}
+
+// 1000 rows of 7 in tiles of 128: 55 blocks of 18 rows (126 nonzeros), then one of 10 rows.
+// An 18-row block reduces 4 threads a row, so warps 0-2 take 8, 8 and 2 rows (2 iterations
+// each) after one staging load each; warp 3 only loads. The last block: 8 threads a row,
+// warps 0-2 load once and sum once, warp 3 has nothing.
+TEST(SpmvEstimate, AdaptiveWarpWorkStagesThenReduces) {
+  const CsrF64 a = constant_rows_csr(1000, 50, 7);
+  const WorkEstimate e = estimate_spmv(a, config(SpmvSchedule::Adaptive, 128, 1, 1), Dtype::F32);
+  EXPECT_EQ(e.blocks, 56);
+  EXPECT_EQ(e.threads_per_block, 128);
+  ASSERT_EQ(e.warp_work.size(), 56u * 4);
+  EXPECT_EQ(std::vector<double>(e.warp_work.begin(), e.warp_work.begin() + 4),
+            (std::vector<double>{3, 3, 3, 1}));
+  EXPECT_EQ(std::vector<double>(e.warp_work.end() - 4, e.warp_work.end()),
+            (std::vector<double>{2, 2, 2, 0}));
+  EXPECT_DOUBLE_EQ(total(e.warp_work), 55 * 10.0 + 6);
+}
+
+// Rows of 8, 2048 and 8 nonzeros, tiles of 128: the long row exceeds 4 tiles and is cut into
+// 4 slices of 512, each starting on a 32-byte sector of x. Every warp of a slice strides over
+// it 4 times; y is zeroed before the slices add into it.
+TEST(SpmvEstimate, AdaptiveSlicesOfALongRow) {
+  const CsrF64 a = testing_support::csr_with_row_lengths({8, 2048, 8}, 2048);
+  const WorkEstimate e = estimate_spmv(a, config(SpmvSchedule::Adaptive, 128, 1, 1), Dtype::F32);
+  EXPECT_EQ(e.blocks, 6);
+  ASSERT_EQ(e.warp_work.size(), 6u * 4);
+  EXPECT_DOUBLE_EQ(total(e.warp_work), 4 * 16.0 + 2);
+  const double streams = 4 * 4.0 + 2064 * 8.0;
+  const double x_bytes = (1 + 4 * 64 + 1) * 32.0;  // row 0, four slices, row 2
+  const double row_blocks = 7 * 8.0;
+  EXPECT_DOUBLE_EQ(e.dram_bytes, streams + x_bytes + 2 * 3 * 4.0 + row_blocks);
 }
 
 TEST(SpmvEstimate, SharedColumnsCostOneSectorPerWarp) {

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "kernels/input_vector.h"
+#include "kernels/spmv/spmv_adaptive_partition.h"
 #include "kernels/spmv/spmv_config.h"
 #include "random_csr.h"
 #include "workload/input_error.h"
@@ -64,7 +65,7 @@ TEST(SpmvFamily, SourcePerConfigurationIsSpecialisedAndDistinct) {
       EXPECT_EQ(has_option(s, "-DKT_LANES=" + std::to_string(c.lanes)),
                 c.schedule == SpmvSchedule::Subwarp);
       EXPECT_EQ(has_option(s, "-DKT_ITEMS=" + std::to_string(c.items_per_thread)),
-                c.schedule == SpmvSchedule::Merge);
+                c.schedule == SpmvSchedule::Merge || c.schedule == SpmvSchedule::Adaptive);
       kernels.insert({s.code, s.options});
     }
   }
@@ -87,6 +88,10 @@ TEST(SpmvFamily, LaunchesCoverEveryRowAndNonzero) {
       EXPECT_EQ(s.block.x % 32, 0u);
       EXPECT_EQ(s.grid.y * s.grid.z * s.block.y * s.block.z, 1u);
       EXPECT_GE(s.grid.x, 1u);
+      if (c.schedule == SpmvSchedule::Adaptive) {  // its partition's tests cover the rows
+        EXPECT_EQ(s.grid.x, adaptive_partition(m, c.tile_items()).blocks());
+        continue;
+      }
       // Work one block covers, and the work there is: enough blocks, and none to spare.
       const bool merge = c.schedule == SpmvSchedule::Merge;
       const int64_t per_block = merge ? int64_t{c.block} * c.items_per_thread : c.block / c.lanes;
@@ -104,9 +109,14 @@ TEST(SpmvFamily, LaunchArgumentsMatchTheKernelSignatures) {
   const Workload w = workload_of(random_csr(300, 200, 10, 5));
   for (const Config& config : family.space().enumerate()) {
     const LaunchStep s = family.launches(w, config).at(0);
-    const bool merge = SpmvConfig::from(config).schedule == SpmvSchedule::Merge;
+    const SpmvSchedule schedule = SpmvConfig::from(config).schedule;
+    const bool merge = schedule == SpmvSchedule::Merge;
     ASSERT_EQ(s.args.size(), merge ? 7u : 6u);
-    EXPECT_EQ(std::get<int32_t>(s.args[0].scalar), w.matrix.rows);
+    if (schedule == SpmvSchedule::Adaptive) {
+      EXPECT_EQ(s.args[0].buffer, "row_blocks");
+    } else {
+      EXPECT_EQ(std::get<int32_t>(s.args[0].scalar), w.matrix.rows);
+    }
     if (merge) {
       EXPECT_EQ(std::get<int32_t>(s.args[1].scalar), w.matrix.nnz());
     }
@@ -145,13 +155,40 @@ TEST(SpmvFamily, PrepareUploadsTheMatrixAndX) {
   }
 }
 
-TEST(SpmvFamily, OnlyMergeAccumulatesIntoAZeroedOutput) {
+// Merge always accumulates; adaptive only when a row is long enough to be split in slices.
+TEST(SpmvFamily, OnlyMergeAndSplitRowsAccumulateIntoAZeroedOutput) {
   const SpmvFamily family;
-  const Workload w = workload_of(random_csr(10, 10, 3, 8));
+  const Workload short_rows = workload_of(random_csr(10, 10, 3, 8));
+  const int32_t longest_unsplit = static_cast<int32_t>(kAdaptiveSplitTiles * 4096);
+  const Workload long_row =
+      workload_of(testing_support::csr_with_row_lengths({2, longest_unsplit + 1, 2}, 20000));
   for (const Config& config : family.space().enumerate()) {
-    const bool merge = SpmvConfig::from(config).schedule == SpmvSchedule::Merge;
-    EXPECT_EQ(family.prepare(w, config, Dtype::F32).zero_output_first, merge);
+    const SpmvSchedule schedule = SpmvConfig::from(config).schedule;
+    EXPECT_EQ(family.prepare(short_rows, config, Dtype::F32).zero_output_first,
+              schedule == SpmvSchedule::Merge);
+    EXPECT_EQ(family.prepare(long_row, config, Dtype::F32).zero_output_first,
+              schedule == SpmvSchedule::Merge || schedule == SpmvSchedule::Adaptive);
   }
+}
+
+TEST(SpmvFamily, AdaptivePrepareUploadsItsPartition) {
+  const SpmvFamily family;
+  const Workload w = workload_of(random_csr(2000, 500, 30, 12));
+  const Config config = spmv_space().from_json(
+      {{"schedule", "adaptive"}, {"block", 256}, {"items_per_thread", 2}});
+  const LaunchPlan plan = family.prepare(w, config, Dtype::F64);
+  const AdaptivePartition partition = adaptive_partition(w.matrix, 512);
+  EXPECT_EQ(contents<int32_t>(buffer(plan, "row_blocks")), partition.row_blocks);
+  EXPECT_EQ(contents<int32_t>(buffer(plan, "row_ptr")), w.matrix.row_ptr);
+  ASSERT_EQ(plan.steps.size(), 1u);
+  EXPECT_EQ(plan.steps[0].grid.x, partition.blocks());
+  EXPECT_EQ(plan.steps[0].entry, "spmv_adaptive");
+  const LaunchStep launched = family.launches(w, config).at(0);
+  EXPECT_EQ(launched.grid.x, plan.steps[0].grid.x);
+  EXPECT_EQ(launched.args.size(), plan.steps[0].args.size());
+  EXPECT_GE(plan.prepare_seconds, 0.0);
+  EXPECT_EQ(plan.output, "y");
+  EXPECT_EQ(plan.output_elements, 2000u);
 }
 
 TEST(SpmvFamily, RefusesAnInvalidConfiguration) {
@@ -180,6 +217,42 @@ TEST(SpmvFamily, DescribesItself) {
   EXPECT_EQ(family.workload_kind(), WorkloadKind::SparseMatrix);
   EXPECT_NE(family.description().find("merge"), std::string::npos);
   EXPECT_EQ(family.space().describe()["configurations"], family.space().enumerate().size());
+}
+
+}  // namespace
+}  // namespace ktune
+
+namespace ktune {
+namespace {
+
+// A tune's later configurations borrow the first plan's inputs: same bytes, same hash, no copy;
+// everything that depends on the configuration is their own.
+TEST(SpmvFamily, PrepareNextSharesTheInputsAndKeepsItsOwnLaunches) {
+  const SpmvFamily family;
+  Workload w;
+  w.matrix = testing_support::random_csr(500, 400, 12, 9);
+  const std::vector<Config> configs = family.space().enumerate();
+  const LaunchPlan first = family.prepare(w, configs.front(), Dtype::F32);
+  for (const Config& config : configs) {
+    const LaunchPlan fresh = family.prepare(w, config, Dtype::F32);
+    const LaunchPlan next = family.prepare_next(w, config, Dtype::F32, first);
+    ASSERT_EQ(next.buffers.size(), fresh.buffers.size());
+    for (size_t i = 0; i < fresh.buffers.size(); ++i) {
+      const DeviceBuffer& a = fresh.buffers[i];
+      const DeviceBuffer& b = next.buffers[i];
+      EXPECT_EQ(a.name, b.name);
+      EXPECT_EQ(a.size, b.size);
+      EXPECT_EQ(a.bytes.view(), b.bytes.view()) << a.name;
+      const bool shared_input = a.name == "row_ptr" || a.name == "col_idx" || a.name == "values" || a.name == "x";
+      if (shared_input) {
+        EXPECT_EQ(b.bytes.data(), first.buffers[i].bytes.data()) << a.name << " was copied";
+      }
+    }
+    EXPECT_EQ(next.zero_output_first, fresh.zero_output_first);
+    ASSERT_EQ(next.steps.size(), fresh.steps.size());
+    EXPECT_EQ(next.steps[0].entry, fresh.steps[0].entry);
+    EXPECT_EQ(next.steps[0].grid.x, fresh.steps[0].grid.x);
+  }
 }
 
 }  // namespace

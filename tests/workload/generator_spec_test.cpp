@@ -110,6 +110,14 @@ TEST(GeneratorSpec, InvalidFieldsAreInputErrorsThatSayWhy) {
   expect(deep, "nests deeper");
 }
 
+TEST(GeneratorSpec, CheckSpecValidatesWithoutGenerating) {
+  EXPECT_NO_THROW(
+      check_spec({{"generator", "rmat"}, {"scale", 20}, {"edge_factor", 16}, {"seed", 1}}, {}));
+  EXPECT_THROW(check_spec({{"generator", "rmat"}, {"scale", 20}, {"edge_factor", 16}}, {}),
+               InputError);
+  EXPECT_THROW(check_spec({{"generator", "stencil2d"}, {"n", 100000}}, {}), LimitError);
+}
+
 TEST(GeneratorSpec, SizesBeyondLimitsFailBeforeGenerating) {
   const auto start = std::chrono::steady_clock::now();
   EXPECT_THROW(generate_from_spec({{"generator", "stencil2d"}, {"n", 100000}}, {}), LimitError);

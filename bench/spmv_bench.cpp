@@ -1,0 +1,219 @@
+// SpMV on the GPU against cuSPARSE. For every matrix and dtype: every configuration of the spmv
+// space measured and verified (the ground truth of the emulator and search issues), the best of
+// them against the best cuSPARSE algorithm, and the effective bandwidth by the fixed byte model
+// against a device-to-device copy measured in the same run.
+//
+// usage: spmv_bench --matrices DIR [--large] [--dtype f32|f64|both] [--only NAME] [--out DIR] [--commit SHA]
+// writes OUT/spmv_bench.json, OUT/spmv_bench.md and OUT/spmv_ground_truth.json.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "gpu/compile_cache.h"
+#include "gpu/measurer.h"
+#include "gpu/nvrtc_compiler.h"
+#include "gpu/thread_pool.h"
+#include "model/gpu_spec.h"
+#include "search/tuner.h"
+#include "workload/generators.h"
+#include "workload/matrix_market.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using namespace ktune;
+
+namespace {
+
+struct Options {
+  std::string matrices, out = ".", only, commit = "unknown";
+  bool large = false;
+  std::vector<Dtype> dtypes = {Dtype::F32, Dtype::F64};
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--matrices") o.matrices = value();
+    else if (a == "--out") o.out = value();
+    else if (a == "--only") o.only = value();
+    else if (a == "--commit") o.commit = value();
+    else if (a == "--large") o.large = true;
+    else if (a == "--dtype") {
+      const std::string d = value();
+      o.dtypes = d == "both" ? std::vector<Dtype>{Dtype::F32, Dtype::F64} : std::vector<Dtype>{dtype_from_string(d)};
+    } else throw std::runtime_error("unknown argument " + a);
+  }
+  return o;
+}
+
+struct NamedWorkload {
+  std::string name, kind;  // kind: "real" or "generated"
+  Workload workload;
+};
+
+std::vector<NamedWorkload> workloads(const Options& o) {
+  std::vector<NamedWorkload> out;
+  if (!o.matrices.empty()) {
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(o.matrices))
+      if (e.path().string().find(".mtx") != std::string::npos) files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const fs::path& f : files) {
+      std::string name = f.filename().string();
+      name = name.substr(0, name.find(".mtx"));
+      if (!o.only.empty() && name != o.only) continue;
+      out.push_back({name, "real", {WorkloadKind::SparseMatrix, read_matrix_market_file(f.string(), ReadLimits{})}});
+    }
+  }
+  if (o.large) {
+    auto add = [&](const std::string& name, WorkloadKind kind, auto make) {
+      if (o.only.empty() || o.only == name) out.push_back({name, "generated", {kind, make()}});
+    };
+    add("laplace2d_4096", WorkloadKind::SparseMatrix, [] { return generate_stencil_2d(4096); });
+    add("rmat22_ef16", WorkloadKind::Graph, [] { return generate_rmat(22, 16, 1); });
+    add("uniform_4M_x8", WorkloadKind::SparseMatrix, [] { return generate_uniform(1 << 22, 1 << 22, 8, 1); });
+    add("banded_2M_bw8", WorkloadKind::SparseMatrix, [] { return generate_banded(1 << 21, 8, 1); });
+    add("stencil3d_80_x3x3", WorkloadKind::SparseMatrix, [] { return block_expand(generate_stencil_3d(80), 3, 1); });
+  }
+  return out;
+}
+
+// Keeps every candidate the tuner finishes: the ground truth.
+class Collector : public TuneObserver {
+ public:
+  void planned(int) override {}
+  void finished_one(const CandidateOutcome& c) override { all.push_back(c); }
+  bool cancelled() override { return false; }
+  std::optional<Measurement> previous_measurement(const std::string&) override { return std::nullopt; }
+  std::vector<CandidateOutcome> all;
+};
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  const Options o = parse(argc, argv);
+  Measurer measurer(default_worker_path());
+  if (!measurer.available()) {
+    std::cerr << "spmv_bench: no GPU: " << measurer.device().why_absent << "\n";
+    return 1;
+  }
+  const DeviceInfo device = measurer.device();
+  NvrtcCompiler compiler;
+  CompileCache cache(compiler, 4096, nullptr);
+  ThreadPool pool;
+  TunerContext ctx;
+  ctx.compile_cache = &cache;
+  ctx.compile_pool = &pool;
+  ctx.gpu = spec_for_arch(device.arch());
+  ctx.gpu.sms = device.sms;
+  ctx.gpu.l2_bytes = device.l2_bytes;
+  ctx.measurer = &measurer;
+  ctx.exhaustive_limit = 1 << 20;  // ground truth: every configuration
+  const Tuner tuner(ctx);
+  const double copy_gbs = measurer.device_copy_bandwidth_gbs(size_t{2} << 30);
+  std::cerr << device.name << ": device copy " << copy_gbs << " GB/s\n";
+
+  json rows = json::array(), truth = json::array();
+  for (const NamedWorkload& nw : workloads(o)) {
+    for (Dtype dtype : o.dtypes) {
+      const auto start = std::chrono::steady_clock::now();
+      TuneRequest request;
+      request.family = find_family("spmv");
+      request.dtype = dtype;
+      request.budget.seconds = 1e9;
+      Collector collector;
+      const TuneOutcome outcome = tuner.run(nw.workload, request, collector);
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double bytes = request.family->min_bytes(nw.workload, dtype);
+      json configs = json::array();
+      for (const CandidateOutcome& c : collector.all)
+        configs.push_back({{"config", c.config_key},
+                           {"predicted_us", c.prediction.time_us},
+                           {"measurement", c.measurement ? c.measurement->to_json() : json()}});
+      truth.push_back({{"workload", nw.name}, {"dtype", to_string(dtype)}, {"rows", nw.workload.matrix.rows},
+                       {"nnz", nw.workload.matrix.nnz()}, {"configs", configs}});
+      const VendorTiming* vendor = nullptr;
+      for (const VendorTiming& v : outcome.vendor)
+        if (v.measurement.status == MeasureStatus::Ok && (!vendor || v.measurement.median_us < vendor->measurement.median_us))
+          vendor = &v;
+      json row = {{"workload", nw.name}, {"kind", nw.kind}, {"dtype", to_string(dtype)},
+                  {"rows", nw.workload.matrix.rows}, {"nnz", nw.workload.matrix.nnz()}, {"min_bytes", bytes},
+                  {"tune_seconds", seconds}, {"configs", collector.all.size()}};
+      int failed = 0;
+      for (const CandidateOutcome& c : collector.all) failed += !c.measured_ok();
+      row["configs_failed"] = failed;
+      if (outcome.best) {
+        const double t = outcome.best->measurement->median_us;
+        row["ktune_us"] = t;
+        row["ktune_config"] = outcome.best->config_key;
+        row["gbs"] = bytes / t / 1e3;
+        row["pct_copy"] = 100.0 * bytes / t / 1e3 / copy_gbs;
+      }
+      if (vendor) {
+        row["cusparse_us"] = vendor->measurement.median_us;
+        row["cusparse_alg"] = vendor->name;
+        if (outcome.best) row["speedup"] = vendor->measurement.median_us / outcome.best->measurement->median_us;
+      }
+      std::cerr << row.dump() << "\n";
+      rows.push_back(row);
+    }
+  }
+
+  // Geometric means over the groups the targets name.
+  auto geomean = [&](auto pick) {
+    double log_sum = 0;
+    int n = 0;
+    for (const json& r : rows)
+      if (r.contains("speedup") && pick(r)) log_sum += std::log(r["speedup"].get<double>()), ++n;
+    return n ? std::exp(log_sum / n) : 0.0;
+  };
+  const json summary = {
+      {"geomean_speedup_all", geomean([](const json&) { return true; })},
+      {"geomean_speedup_real", geomean([](const json& r) { return r["kind"] == "real"; })},
+      {"min_speedup", [&] {
+         double m = 1e30;
+         for (const json& r : rows)
+           if (r.contains("speedup")) m = std::min(m, r["speedup"].get<double>());
+         return m;
+       }()}};
+  const json meta = {{"device", device.to_json()}, {"commit", o.commit}, {"copy_gbs", copy_gbs},
+                     {"command", "spmv_bench --matrices <shared/data/matrices>" + std::string(o.large ? " --large" : "")}};
+  fs::create_directories(o.out);
+  std::ofstream(fs::path(o.out) / "spmv_bench.json") << json{{"meta", meta}, {"summary", summary}, {"rows", rows}}.dump(1);
+  std::ofstream(fs::path(o.out) / "spmv_ground_truth.json") << json{{"meta", meta}, {"workloads", truth}}.dump();
+
+  std::ofstream md(fs::path(o.out) / "spmv_bench.md");
+  md << "Device: " << device.name << " (" << device.arch() << ", " << device.sms << " SMs, L2 " << (device.l2_bytes >> 20)
+     << " MiB), commit " << o.commit << ", device copy " << fixed(copy_gbs, 0) << " GB/s, L2 flushed, medians.\n\n"
+     << "| matrix | dtype | rows | nnz | ktune µs | best config | cuSPARSE µs | alg | speedup | GB/s | % copy |\n"
+     << "|---|---|---:|---:|---:|---|---:|---|---:|---:|---:|\n";
+  for (const json& r : rows)
+    md << "| " << r["workload"].get<std::string>() << " | " << r["dtype"].get<std::string>() << " | " << r["rows"] << " | "
+       << r["nnz"] << " | " << (r.contains("ktune_us") ? fixed(r["ktune_us"], 2) : "-") << " | "
+       << r.value("ktune_config", "-") << " | " << (r.contains("cusparse_us") ? fixed(r["cusparse_us"], 2) : "-") << " | "
+       << r.value("cusparse_alg", "-") << " | " << (r.contains("speedup") ? fixed(r["speedup"], 2) + "x" : "-") << " | "
+       << (r.contains("gbs") ? fixed(r["gbs"], 0) : "-") << " | " << (r.contains("pct_copy") ? fixed(r["pct_copy"], 1) : "-")
+       << " |\n";
+  md << "\nGeomean speedup over cuSPARSE: all " << fixed(summary["geomean_speedup_all"], 2) << "x, real matrices "
+     << fixed(summary["geomean_speedup_real"], 2) << "x; minimum " << fixed(summary["min_speedup"], 2) << "x.\n";
+  std::cout << std::ifstream(fs::path(o.out) / "spmv_bench.md").rdbuf();
+  return 0;
+} catch (const std::exception& e) {
+  std::cerr << "spmv_bench: " << e.what() << "\n";
+  return 1;
+}
