@@ -103,6 +103,48 @@ std::string fixed(double v, int digits) {
   return buf;
 }
 
+// Writes the JSON, the markdown table and the ground truth of what has run so far: called after
+// every workload, so a run cut short still leaves its results.
+void write_results(const Options& o, const DeviceInfo& device, double copy_gbs, const json& rows, const json& truth) {
+  // Geometric means over the groups the targets name.
+  auto geomean = [&](auto pick) {
+    double log_sum = 0;
+    int n = 0;
+    for (const json& r : rows)
+      if (r.contains("speedup") && pick(r)) log_sum += std::log(r["speedup"].get<double>()), ++n;
+    return n ? std::exp(log_sum / n) : 0.0;
+  };
+  const json summary = {
+      {"geomean_speedup_all", geomean([](const json&) { return true; })},
+      {"geomean_speedup_real", geomean([](const json& r) { return r["kind"] == "real"; })},
+      {"min_speedup", [&] {
+         double m = 1e30;
+         for (const json& r : rows)
+           if (r.contains("speedup")) m = std::min(m, r["speedup"].get<double>());
+         return m;
+       }()}};
+  const json meta = {{"device", device.to_json()}, {"commit", o.commit}, {"copy_gbs", copy_gbs},
+                     {"command", "spmv_bench --matrices <shared/data/matrices>" + std::string(o.large ? " --large" : "")}};
+  fs::create_directories(o.out);
+  std::ofstream(fs::path(o.out) / "spmv_bench.json") << json{{"meta", meta}, {"summary", summary}, {"rows", rows}}.dump(1);
+  std::ofstream(fs::path(o.out) / "spmv_ground_truth.json") << json{{"meta", meta}, {"workloads", truth}}.dump();
+
+  std::ofstream md(fs::path(o.out) / "spmv_bench.md");
+  md << "Device: " << device.name << " (" << device.arch() << ", " << device.sms << " SMs, L2 " << (device.l2_bytes >> 20)
+     << " MiB), commit " << o.commit << ", device copy " << fixed(copy_gbs, 0) << " GB/s, L2 flushed, medians.\n\n"
+     << "| matrix | dtype | rows | nnz | ktune µs | best config | cuSPARSE µs | alg | speedup | GB/s | % copy |\n"
+     << "|---|---|---:|---:|---:|---|---:|---|---:|---:|---:|\n";
+  for (const json& r : rows)
+    md << "| " << r["workload"].get<std::string>() << " | " << r["dtype"].get<std::string>() << " | " << r["rows"] << " | "
+       << r["nnz"] << " | " << (r.contains("ktune_us") ? fixed(r["ktune_us"], 2) : "-") << " | "
+       << r.value("ktune_config", "-") << " | " << (r.contains("cusparse_us") ? fixed(r["cusparse_us"], 2) : "-") << " | "
+       << r.value("cusparse_alg", "-") << " | " << (r.contains("speedup") ? fixed(r["speedup"], 2) + "x" : "-") << " | "
+       << (r.contains("gbs") ? fixed(r["gbs"], 0) : "-") << " | " << (r.contains("pct_copy") ? fixed(r["pct_copy"], 1) : "-")
+       << " |\n";
+  md << "\nGeomean speedup over cuSPARSE: all " << fixed(summary["geomean_speedup_all"], 2) << "x, real matrices "
+     << fixed(summary["geomean_speedup_real"], 2) << "x; minimum " << fixed(summary["min_speedup"], 2) << "x.\n";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -171,46 +213,10 @@ int main(int argc, char** argv) try {
       }
       std::cerr << row.dump() << "\n";
       rows.push_back(row);
+      write_results(o, device, copy_gbs, rows, truth);
     }
   }
 
-  // Geometric means over the groups the targets name.
-  auto geomean = [&](auto pick) {
-    double log_sum = 0;
-    int n = 0;
-    for (const json& r : rows)
-      if (r.contains("speedup") && pick(r)) log_sum += std::log(r["speedup"].get<double>()), ++n;
-    return n ? std::exp(log_sum / n) : 0.0;
-  };
-  const json summary = {
-      {"geomean_speedup_all", geomean([](const json&) { return true; })},
-      {"geomean_speedup_real", geomean([](const json& r) { return r["kind"] == "real"; })},
-      {"min_speedup", [&] {
-         double m = 1e30;
-         for (const json& r : rows)
-           if (r.contains("speedup")) m = std::min(m, r["speedup"].get<double>());
-         return m;
-       }()}};
-  const json meta = {{"device", device.to_json()}, {"commit", o.commit}, {"copy_gbs", copy_gbs},
-                     {"command", "spmv_bench --matrices <shared/data/matrices>" + std::string(o.large ? " --large" : "")}};
-  fs::create_directories(o.out);
-  std::ofstream(fs::path(o.out) / "spmv_bench.json") << json{{"meta", meta}, {"summary", summary}, {"rows", rows}}.dump(1);
-  std::ofstream(fs::path(o.out) / "spmv_ground_truth.json") << json{{"meta", meta}, {"workloads", truth}}.dump();
-
-  std::ofstream md(fs::path(o.out) / "spmv_bench.md");
-  md << "Device: " << device.name << " (" << device.arch() << ", " << device.sms << " SMs, L2 " << (device.l2_bytes >> 20)
-     << " MiB), commit " << o.commit << ", device copy " << fixed(copy_gbs, 0) << " GB/s, L2 flushed, medians.\n\n"
-     << "| matrix | dtype | rows | nnz | ktune µs | best config | cuSPARSE µs | alg | speedup | GB/s | % copy |\n"
-     << "|---|---|---:|---:|---:|---|---:|---|---:|---:|---:|\n";
-  for (const json& r : rows)
-    md << "| " << r["workload"].get<std::string>() << " | " << r["dtype"].get<std::string>() << " | " << r["rows"] << " | "
-       << r["nnz"] << " | " << (r.contains("ktune_us") ? fixed(r["ktune_us"], 2) : "-") << " | "
-       << r.value("ktune_config", "-") << " | " << (r.contains("cusparse_us") ? fixed(r["cusparse_us"], 2) : "-") << " | "
-       << r.value("cusparse_alg", "-") << " | " << (r.contains("speedup") ? fixed(r["speedup"], 2) + "x" : "-") << " | "
-       << (r.contains("gbs") ? fixed(r["gbs"], 0) : "-") << " | " << (r.contains("pct_copy") ? fixed(r["pct_copy"], 1) : "-")
-       << " |\n";
-  md << "\nGeomean speedup over cuSPARSE: all " << fixed(summary["geomean_speedup_all"], 2) << "x, real matrices "
-     << fixed(summary["geomean_speedup_real"], 2) << "x; minimum " << fixed(summary["min_speedup"], 2) << "x.\n";
   std::cout << std::ifstream(fs::path(o.out) / "spmv_bench.md").rdbuf();
   return 0;
 } catch (const std::exception& e) {
