@@ -6,21 +6,13 @@
 #include <random>
 
 #include "workload/input_error.h"
+#include "csr_entries.h"
 
 namespace ktune {
 namespace {
 
-using Entries = std::map<std::pair<int, int>, double>;
-
-Entries to_entries(const CsrF64& m) {
-  Entries out;
-  for (int r = 0; r < m.rows; ++r) {
-    EXPECT_TRUE(
-        std::is_sorted(m.col_idx.begin() + m.row_ptr[r], m.col_idx.begin() + m.row_ptr[r + 1]));
-    for (int k = m.row_ptr[r]; k < m.row_ptr[r + 1]; ++k) out[{r, m.col_idx[k]}] = m.values[k];
-  }
-  return out;
-}
+using testing_support::Entries;
+using testing_support::to_entries;
 
 CooPart part_of(std::initializer_list<std::tuple<int, int, double>> entries) {
   CooPart part;

@@ -7,19 +7,13 @@
 #include <set>
 
 #include "workload/input_error.h"
+#include "csr_entries.h"
 
 namespace ktune {
 namespace {
 
-using Entries = std::map<std::pair<int, int>, double>;
-
-Entries to_entries(const CsrF64& m) {
-  Entries out;
-  for (int r = 0; r < m.rows; ++r) {
-    for (int k = m.row_ptr[r]; k < m.row_ptr[r + 1]; ++k) out[{r, m.col_idx[k]}] = m.values[k];
-  }
-  return out;
-}
+using testing_support::Entries;
+using testing_support::to_entries;
 
 // Every row strictly increasing in range, row_ptr consistent: a CSR matrix as promised.
 void expect_well_formed(const CsrF64& m) {

@@ -1,0 +1,94 @@
+// The tuning loop without a GPU (model-only policy) and the deterministic tie-break.
+#include "search/tuner.h"
+
+#include <gtest/gtest.h>
+
+#include "workload/generators.h"
+
+namespace ktune {
+namespace {
+
+class RecordingObserver : public TuneObserver {
+ public:
+  explicit RecordingObserver(int stop_after = -1) : stop_after_(stop_after) {}
+  void planned(int total) override { planned_total = total; }
+  void finished_one(const CandidateOutcome& c) override { finished.push_back(c); }
+  bool cancelled() override { return stop_after_ >= 0 && static_cast<int>(finished.size()) >= stop_after_; }
+  std::optional<Measurement> previous_measurement(const std::string&) override { return std::nullopt; }
+  int planned_total = -1;
+  std::vector<CandidateOutcome> finished;
+
+ private:
+  int stop_after_;
+};
+
+struct TunerFixture : ::testing::Test {
+  NvrtcCompiler compiler;
+  CompileCache cache{compiler, 64, nullptr};
+  ThreadPool pool{2};
+  Tuner tuner() {
+    TunerContext ctx;
+    ctx.compile_cache = &cache;
+    ctx.compile_pool = &pool;
+    ctx.gpu = spec_for_arch("sm_90");
+    return Tuner(ctx);
+  }
+  static TuneRequest request(int compiles) {
+    TuneRequest r;
+    r.family = find_family("spmv");
+    r.budget.model_compiles = compiles;
+    return r;
+  }
+};
+
+TEST_F(TunerFixture, ModelOnlyCompilesTheBudgetAndAnswersTheBestPrediction) {
+  Workload w;
+  w.matrix = generate_stencil_2d(32);
+  RecordingObserver observer;
+  const TuneOutcome outcome = tuner().run(w, request(4), observer);
+  EXPECT_FALSE(outcome.measured);
+  EXPECT_EQ(observer.planned_total, 4);
+  ASSERT_EQ(observer.finished.size(), 4u);
+  ASSERT_TRUE(outcome.best);
+  EXPECT_TRUE(outcome.best->kernel && outcome.best->kernel->ok);
+  for (const CandidateOutcome& c : observer.finished) {
+    ASSERT_TRUE(c.kernel);
+    EXPECT_TRUE(c.kernel->ok) << c.config_key << c.kernel->log;
+    EXPECT_FALSE(c.measurement) << "nothing is measured without a GPU";
+    EXPECT_GE(c.prediction.time_us, outcome.best->prediction.time_us);
+  }
+  EXPECT_EQ(outcome.candidates_considered, static_cast<int>(find_family("spmv")->space().enumerate().size()));
+}
+
+TEST_F(TunerFixture, RepeatedTunesGiveTheSameAnswer) {
+  Workload w;
+  w.matrix = generate_rmat(10, 8, 3);
+  RecordingObserver a, b;
+  EXPECT_EQ(tuner().run(w, request(3), a).best->config_key, tuner().run(w, request(3), b).best->config_key);
+}
+
+TEST_F(TunerFixture, CancellationStopsAtTheNextCandidate) {
+  Workload w;
+  w.matrix = generate_stencil_2d(16);
+  RecordingObserver observer(2);
+  tuner().run(w, request(6), observer);
+  EXPECT_EQ(observer.finished.size(), 2u);
+}
+
+CandidateOutcome measured(const std::string& key, double median, double iqr) {
+  CandidateOutcome c;
+  c.config_key = key;
+  c.measurement = Measurement{MeasureStatus::Ok, median, iqr, 10, 0, ""};
+  return c;
+}
+
+TEST(BetterMeasured, FasterWinsOutsideTheNoiseAndTiesGoToTheKey) {
+  EXPECT_TRUE(better_measured(measured("b", 10.0, 0.01), measured("a", 11.0, 0.01)));
+  EXPECT_FALSE(better_measured(measured("a", 11.0, 0.01), measured("b", 10.0, 0.01)));
+  // Within each other's IQR: a statistical tie, decided by the configuration key.
+  EXPECT_TRUE(better_measured(measured("a", 10.2, 0.5), measured("b", 10.0, 0.5)));
+  EXPECT_FALSE(better_measured(measured("b", 10.0, 0.5), measured("a", 10.2, 0.5)));
+}
+
+}  // namespace
+}  // namespace ktune

@@ -1,0 +1,74 @@
+// Resolving a request's workload: the data-dir sandbox, canonical forms, and each source.
+#include "server/workload_resolver.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "workload/input_error.h"
+
+namespace ktune {
+namespace {
+
+namespace fs = std::filesystem;
+
+class WorkloadResolverTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() / ("ktune-resolver-" + std::to_string(::getpid()));
+    fs::remove_all(root_);
+    fs::create_directories(root_ / "data" / "sub");
+    std::ofstream(root_ / "data" / "sub" / "m.mtx") << "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2 3\n";
+    std::ofstream(root_ / "data" / "g.el") << "0 1\n1 2\n";
+    std::ofstream(root_ / "outside.mtx") << "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 1\n";
+    fs::create_symlink(root_ / "outside.mtx", root_ / "data" / "link.mtx");
+  }
+  void TearDown() override { fs::remove_all(root_); }
+  WorkloadResolver resolver() const {
+    return WorkloadResolver(root_ / "data", ReadLimits{}, [](const std::string& id) -> std::string {
+      if (id == "m1") return "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n2 3\n";
+      throw NotFoundError("no upload " + id);
+    });
+  }
+  fs::path root_;
+};
+
+TEST_F(WorkloadResolverTest, LoadsEachKindOfWorkload) {
+  const WorkloadResolver r = resolver();
+  EXPECT_EQ(r.load({{"path", "sub/m.mtx"}}).workload.matrix.nnz(), 2);
+  const ResolvedWorkload graph = r.load({{"path", "g.el"}});
+  EXPECT_EQ(graph.workload.kind, WorkloadKind::Graph);
+  EXPECT_EQ(graph.workload.matrix.rows, 3);
+  EXPECT_EQ(r.load({{"upload", "m1"}}).workload.matrix.nnz(), 1);
+  EXPECT_EQ(r.load({{"generator", "stencil2d"}, {"n", 4}}).workload.matrix.rows, 16);
+  EXPECT_THROW(r.load({{"upload", "zz"}}), NotFoundError);
+  EXPECT_THROW(r.load({{"path", "absent.mtx"}}), NotFoundError);
+}
+
+TEST_F(WorkloadResolverTest, PathsStayInsideTheDataDir) {
+  const WorkloadResolver r = resolver();
+  EXPECT_THROW(r.validate({{"path", "../outside.mtx"}}), ForbiddenError);
+  EXPECT_THROW(r.validate({{"path", "sub/../../outside.mtx"}}), ForbiddenError);
+  EXPECT_THROW(r.validate({{"path", (root_ / "outside.mtx").string()}}), ForbiddenError);
+  EXPECT_THROW(r.validate({{"path", "link.mtx"}}), ForbiddenError) << "a link out of the data dir";
+  EXPECT_NO_THROW(r.validate({{"path", "sub/../sub/m.mtx"}}));
+}
+
+TEST_F(WorkloadResolverTest, RefusesMalformedSpecs) {
+  const WorkloadResolver r = resolver();
+  EXPECT_THROW(r.validate(nlohmann::json::array()), InputError);
+  EXPECT_THROW(r.validate({{"path", "sub/m.mtx"}, {"upload", "m1"}}), InputError);
+  EXPECT_THROW(r.validate({{"upload", 7}}), InputError);
+  EXPECT_THROW(r.validate({{"generator", "stencil2d"}, {"n", 1 << 20}}), LimitError);
+}
+
+TEST_F(WorkloadResolverTest, CanonicalFormsNameTheSameWorkloadAlike) {
+  const WorkloadResolver r = resolver();
+  EXPECT_EQ(r.canonical({{"path", "sub/m.mtx"}}), r.canonical({{"path", "sub/../sub/m.mtx"}}));
+  EXPECT_EQ(r.canonical({{"generator", "rmat"}, {"scale", 4}, {"edge_factor", 2}, {"seed", 1}}),
+            r.canonical({{"seed", 1}, {"edge_factor", 2}, {"scale", 4}, {"generator", "rmat"}}));
+  EXPECT_NE(r.canonical({{"upload", "m1"}}), r.canonical({{"upload", "m2"}}));
+}
+
+}  // namespace
+}  // namespace ktune
