@@ -31,6 +31,8 @@ class JobManager::Control : public JobControl {
 };
 
 namespace {
+constexpr size_t kRememberedFailures = 1024;
+
 std::string new_job_id() {
   static std::mutex mutex;
   static std::mt19937_64 rng{std::random_device{}()};
@@ -146,6 +148,12 @@ void JobManager::run(const std::shared_ptr<Active>& job) {
                        : dynamic_cast<const ForbiddenError*>(&e) ? 403
                        : dynamic_cast<const LimitError*>(&e) ? 413 : 400,
                        e.what()};
+      // Only waiting clients read these, within seconds: a short memory is enough.
+      failure_order_.push_back(id);
+      if (failure_order_.size() > kRememberedFailures) {
+        failures_.erase(failure_order_.front());
+        failure_order_.pop_front();
+      }
     } catch (const std::exception& e) {
       final_state = JobState::Failed;
       error = e.what();

@@ -76,6 +76,7 @@ class JobManager {
   std::map<std::string, std::shared_ptr<Active>> active_;        // by id, queued or running
   std::map<std::string, std::string> active_by_key_;             // dedup key -> id
   std::map<std::string, JobFailure> failures_;                   // recent input failures
+  std::deque<std::string> failure_order_;                        // oldest first, to bound failures_
   bool stopping_ = false;
   std::vector<std::thread> workers_;
 };

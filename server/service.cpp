@@ -290,7 +290,9 @@ Service::Service(const ServerConfig& config) : parts_(std::make_unique<ServicePa
     ResolvedWorkload resolved = p.resolver.load(t.workload);
     const Workload& w = resolved.workload;
     const Signature sig = compute_signature(w.matrix, w.kind);
-    const int64_t workload_id = store_workload(p.db, sig, w.kind, w.matrix, resolved.description);
+    // An upload was named when it was stored (its file name): keep that name.
+    const std::string description = t.workload.contains("upload") ? "" : resolved.description;
+    const int64_t workload_id = store_workload(p.db, sig, w.kind, w.matrix, description);
     if (!t.force) {
       if (auto hit = p.lookup.exact(kernel, dtype, p.device_fingerprint, sig.exact))
         return relabel(hit->answer, "exact", 0, nullptr);
