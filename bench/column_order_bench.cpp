@@ -8,25 +8,12 @@
 #include <iostream>
 #include <numeric>
 
-#include "gpu/compile_cache.h"
-#include "gpu/measurer.h"
-#include "gpu/nvrtc_compiler.h"
-#include "gpu/thread_pool.h"
-#include "model/gpu_spec.h"
-#include "search/tuner.h"
+#include "exhaustive_tuner.h"
 #include "workload/generators.h"
 
 using namespace ktune;
 
 namespace {
-
-class Quiet : public TuneObserver {
- public:
-  void planned(int) override {}
-  void finished_one(const CandidateOutcome&) override {}
-  bool cancelled() override { return false; }
-  std::optional<Measurement> previous_measurement(const std::string&) override { return std::nullopt; }
-};
 
 // Columns renumbered by descending degree (ties by old number); rows keep sorted columns.
 CsrF64 columns_by_degree(const CsrF64& a) {
@@ -67,16 +54,8 @@ int main() {
     std::cerr << "column_order_bench: no GPU: " << measurer.device().why_absent << "\n";
     return 1;
   }
-  NvrtcCompiler compiler;
-  CompileCache cache(compiler, 4096, nullptr);
-  ThreadPool pool;
-  TunerContext ctx;
-  ctx.compile_cache = &cache;
-  ctx.compile_pool = &pool;
-  ctx.gpu = spec_for_arch(measurer.device().arch());
-  ctx.measurer = &measurer;
-  ctx.exhaustive_limit = 1 << 20;
-  const Tuner tuner(ctx);
+  const bench::ExhaustiveTuner exhaustive(measurer);
+  const Tuner& tuner = exhaustive.tuner();
   for (int scale : {20, 22}) {
     Workload original{WorkloadKind::Graph, generate_rmat(scale, 16, 1)};
     Workload reordered{WorkloadKind::Graph, columns_by_degree(original.matrix)};
@@ -85,7 +64,7 @@ int main() {
       request.family = find_family("spmv");
       request.dtype = dtype;
       request.budget.seconds = 1e9;
-      Quiet q1, q2;
+      bench::CollectingObserver q1, q2;
       const TuneOutcome a = tuner.run(original, request, q1), b = tuner.run(reordered, request, q2);
       std::cout << "rmat" << scale << " " << to_string(dtype) << ": original " << a.best->measurement->median_us
                 << " us (" << a.best->config_key << "), cuSPARSE " << best_vendor_us(a) << " us | columns by degree "

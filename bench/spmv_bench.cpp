@@ -13,12 +13,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "gpu/compile_cache.h"
-#include "gpu/measurer.h"
-#include "gpu/nvrtc_compiler.h"
-#include "gpu/thread_pool.h"
-#include "model/gpu_spec.h"
-#include "search/tuner.h"
+#include "exhaustive_tuner.h"
 #include "workload/generators.h"
 #include "workload/matrix_market.h"
 
@@ -87,16 +82,6 @@ std::vector<NamedWorkload> workloads(const Options& o) {
   return out;
 }
 
-// Keeps every candidate the tuner finishes: the ground truth.
-class Collector : public TuneObserver {
- public:
-  void planned(int) override {}
-  void finished_one(const CandidateOutcome& c) override { all.push_back(c); }
-  bool cancelled() override { return false; }
-  std::optional<Measurement> previous_measurement(const std::string&) override { return std::nullopt; }
-  std::vector<CandidateOutcome> all;
-};
-
 std::string fixed(double v, int digits) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", digits, v);
@@ -155,18 +140,8 @@ int main(int argc, char** argv) try {
     return 1;
   }
   const DeviceInfo device = measurer.device();
-  NvrtcCompiler compiler;
-  CompileCache cache(compiler, 4096, nullptr);
-  ThreadPool pool;
-  TunerContext ctx;
-  ctx.compile_cache = &cache;
-  ctx.compile_pool = &pool;
-  ctx.gpu = spec_for_arch(device.arch());
-  ctx.gpu.sms = device.sms;
-  ctx.gpu.l2_bytes = device.l2_bytes;
-  ctx.measurer = &measurer;
-  ctx.exhaustive_limit = 1 << 20;  // ground truth: every configuration
-  const Tuner tuner(ctx);
+  const bench::ExhaustiveTuner exhaustive(measurer);  // ground truth: every configuration
+  const Tuner& tuner = exhaustive.tuner();
   const double copy_gbs = measurer.device_copy_bandwidth_gbs(size_t{2} << 30);
   std::cerr << device.name << ": device copy " << copy_gbs << " GB/s\n";
 
@@ -178,7 +153,7 @@ int main(int argc, char** argv) try {
       request.family = find_family("spmv");
       request.dtype = dtype;
       request.budget.seconds = 1e9;
-      Collector collector;
+      bench::CollectingObserver collector;
       const TuneOutcome outcome = tuner.run(nw.workload, request, collector);
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       const double bytes = request.family->min_bytes(nw.workload, dtype);
