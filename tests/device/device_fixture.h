@@ -10,6 +10,7 @@
 
 #include "gpu/measurer.h"
 #include "gpu/nvrtc_compiler.h"
+#include "kernels/device_buffers.h"
 
 namespace ktune {
 
@@ -25,17 +26,6 @@ inline CompiledKernel compile_for_device(const std::string& code, const std::vec
   CompiledKernel k = NvrtcCompiler{}.compile(CompileRequest{code, entries, {}, shared_measurer().device().arch()});
   EXPECT_TRUE(k.ok) << k.log;
   return k;
-}
-
-template <typename T>
-DeviceBuffer input_buffer(const std::string& name, const std::vector<T>& values) {
-  DeviceBuffer b;
-  b.name = name;
-  std::vector<std::byte> bytes(values.size() * sizeof(T));
-  std::memcpy(bytes.data(), values.data(), bytes.size());
-  b.bytes = HostBytes(std::move(bytes));
-  b.size = b.bytes.size();
-  return b;
 }
 
 // Skips the test without a GPU.

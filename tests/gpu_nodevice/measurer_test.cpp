@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "gpu/cuda_driver.h"
+#include "kernels/device_buffers.h"
 #include "tests/gpu_nodevice/fake_worker.h"
 #include "workload/input_error.h"
 
@@ -15,21 +16,10 @@ namespace {
 
 bool gpu_present() { return CudaDriver::load() && probe_device().present; }
 
-template <typename T>
-DeviceBuffer input(const std::string& name, const std::vector<T>& values) {
-  DeviceBuffer b;
-  b.name = name;
-  std::vector<std::byte> bytes(values.size() * sizeof(T));
-  std::memcpy(bytes.data(), values.data(), bytes.size());
-  b.bytes = HostBytes(std::move(bytes));
-  b.size = b.bytes.size();
-  return b;
-}
-
 // c = a + b over 4 floats; never run here, only checked and sent.
 LaunchPlan vector_add_plan() {
   LaunchPlan plan;
-  plan.buffers = {input<float>("a", {1, 2, 3, 4}), input<float>("b", {10, 20, 30, 40}), {"c", {}, 16}};
+  plan.buffers = {input_buffer<float>("a", {1, 2, 3, 4}), input_buffer<float>("b", {10, 20, 30, 40}), {"c", {}, 16}};
   plan.output = "c";
   plan.output_elements = 4;
   LaunchStep step;
@@ -78,8 +68,8 @@ TEST(Measurer, WithoutGpuMeasurementsFailPromptly) {
   EXPECT_EQ(result.status, MeasureStatus::LaunchError);
   EXPECT_NE(result.message.find("no GPU"), std::string::npos) << result.message;
   LaunchPlan csr;
-  csr.buffers = {input<int32_t>("row_ptr", {0, 1, 2}), input<int32_t>("col_idx", {0, 1}),
-                 input<float>("values", {2, 3}), input<float>("x", {1, 1}), {"y", {}, 8}};
+  csr.buffers = {input_buffer<int32_t>("row_ptr", {0, 1, 2}), input_buffer<int32_t>("col_idx", {0, 1}),
+                 input_buffer<float>("values", {2, 3}), input_buffer<float>("x", {1, 1}), {"y", {}, 8}};
   const Measurement vendor = m.measure_cusparse_spmv(csr, 2, 2, 2, {2, 3}, Dtype::F32, "csr_alg1", MeasureOptions{});
   EXPECT_EQ(vendor.status, MeasureStatus::LaunchError);
   EXPECT_NE(vendor.message.find("no GPU"), std::string::npos) << vendor.message;
