@@ -427,8 +427,15 @@ nlohmann::json Service::lookup(const std::string& kernel, const std::string& sig
   if (!vector.empty())
     if (auto n = p.lookup.nearest(kernel, dtype, fingerprint, vector))
       return relabel(n->stored->answer, "nearest", n->distance, n->stored->signature);
-  const AnswerContext context{p.tuner.get(), fingerprint, NvrtcCompiler::version(), ""};
-  nlohmann::json answer = default_answer(family, dtype_from_string(dtype), context);
+  nlohmann::json answer;
+  {
+    std::lock_guard<std::mutex> lock(p.defaults_mutex);
+    nlohmann::json& cached = p.defaults[kernel + '\n' + dtype + '\n' + fingerprint];
+    if (cached.is_null())
+      cached = default_answer(family, dtype_from_string(dtype),
+                              AnswerContext{p.tuner.get(), fingerprint, NvrtcCompiler::version(), ""});
+    answer = cached;
+  }
   answer["signature"] = signature;
   return answer;
 }

@@ -1,6 +1,8 @@
 #pragma once
 // The components one ktuned wires together, in construction order.
+#include <map>
 #include <memory>
+#include <mutex>
 
 #include "db/database.h"
 #include "gpu/compile_cache.h"
@@ -37,6 +39,10 @@ struct ServiceParts {
   WorkloadResolver resolver;
   ConfigLookup lookup;
   std::unique_ptr<JobManager> jobs;
+  // Default answers by (kernel, dtype, device): built once, since a lookup that finds nothing
+  // would otherwise enumerate the space and specialise a source on the request path.
+  std::mutex defaults_mutex;
+  std::map<std::string, nlohmann::json> defaults;
 };
 
 }  // namespace ktune
