@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "model/resource.h"
+
 namespace ktune {
 
 struct GpuSpec {
@@ -27,6 +29,12 @@ struct GpuSpec {
   double dram_latency_ns = 0;
   double clock_ghz = 0;
   double launch_overhead_us = 0;  // back-to-back launches on one stream
+  // What the abstract emulator needs (digest-000 §2.2); calibration replaces the defaults.
+  int schedulers_per_sm = 0;
+  int issue_per_scheduler = 0;  // instructions a scheduler issues per cycle
+  int64_t l1_bytes = 0;         // L1 data cache per SM left beside the largest shared carveout
+  ResourceTable timing{};       // latency and gap per resource, cycles
+  std::string timing_source = "table";  // "table" or "calibrated <fingerprint>"
 };
 
 // The built-in description of an architecture ("sm_80", "sm_90"); throws InputError naming

@@ -1,0 +1,44 @@
+#pragma once
+// The hardware resources of the abstract kernel emulator (SAAKE, digest-000 §2.2). Each has a
+// latency (dependent-issue distance, cycles) and a gap (cycles between two admissions, the
+// inverse of throughput). The list is shared by gpu_spec (defaults), calibration (measured
+// values), the emulator (pipe_admit per resource) and sensitivity analysis (one row each).
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+
+namespace ktune {
+
+enum class Resource : int {
+  IntAlu,   // integer add/logic/shift/compare, moves that survive to SASS
+  Fp32,     // FP32 FMA/add/mul
+  Fp64,     // FP64 FMA/add/mul
+  Sfu,      // MUFU: reciprocal, rsqrt, ex2, lg2, sin, cos; integer division sequences
+  Shared,   // shared memory and shuffles through the LSU, per wavefront
+  L1,       // global access that hits L1, per 32-byte sector
+  L2,       // global access that hits L2, per 32-byte sector
+  Dram,     // global access that goes to device memory, per 32-byte sector
+  Atomic,   // global/shared atomics and reductions
+  Branch,   // branches, predicate setting for control, calls/returns
+  Barrier,  // bar.sync and its relatives
+  Issue,    // one issue slot of a warp scheduler
+};
+inline constexpr size_t kResourceCount = 12;
+
+const char* resource_name(Resource r);                          // "dram", "fp32", ...
+std::optional<Resource> resource_from_name(const std::string& name);
+
+struct ResourceTiming {
+  double latency = 1;  // cycles
+  double gap = 1;      // cycles
+};
+
+using ResourceTable = std::array<ResourceTiming, kResourceCount>;
+
+inline ResourceTiming& timing(ResourceTable& t, Resource r) { return t[static_cast<size_t>(r)]; }
+inline const ResourceTiming& timing(const ResourceTable& t, Resource r) {
+  return t[static_cast<size_t>(r)];
+}
+
+}  // namespace ktune
