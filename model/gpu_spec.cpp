@@ -7,6 +7,53 @@ namespace {
 
 constexpr int kKiB = 1024;
 constexpr int64_t kMiB = 1024 * 1024;
+constexpr double kSectorBytes = 32;
+
+// Cycles between two 32-byte sectors that one SM may move through a device-wide resource of
+// this sustained bandwidth when every SM draws its equal share (the emulator rescales it
+// when fewer SMs are active): 32 B / (bandwidth / SMs / clock).
+double sector_gap_per_sm(double bandwidth_gbs, int sms, double clock_ghz) {
+  const double bytes_per_cycle_per_sm = bandwidth_gbs / clock_ghz / sms;
+  return kSectorBytes / bytes_per_cycle_per_sm;
+}
+
+// Emulator latencies (dependent-issue distance) and gaps, in cycles. Gaps of the issue-side
+// pipes (int_alu, fp32, fp64, sfu, branch, issue) are per warp scheduler: 32 lanes over the
+// pipe's lanes in one SM sub-partition; the memory-side resources (shared, l1, l2, dram,
+// atomic, barrier) are per SM (resource.h, resource_is_per_scheduler). Placeholders from
+// published microbenchmarks until calibration measures the device:
+//   [A] H. Abdelkhalik et al., "Demystifying the Nvidia Ampere Architecture through
+//       Microbenchmarking and Instruction-level Analysis", HPEC 2022 (A100).
+//   [H] W. Luo et al., "Benchmarking and Dissecting the Nvidia Hopper GPU Architecture",
+//       IPDPS 2024 (H800/H100: L1 ~33, shared ~29, L2 ~262, global ~479 cycles).
+//   [Z] Z. Jia et al., "Dissecting the NVIDIA Volta GPU Architecture via Microbenchmarking",
+//       2018 (FMA 4, DFMA 8, MUFU ~18-23, branch, barrier figures that Ampere/Hopper keep).
+//   Lane counts per sub-partition from the A100 and H100 whitepapers.
+struct PipeFigures {
+  double int_gap, fp32_gap, fp64_gap;  // 32 / lanes per sub-partition
+  double shared_latency, l1_latency, l2_latency, dram_latency;
+  double l2_bandwidth_gbs;  // sustained L2 read bandwidth of the whole device
+};
+
+void fill_emulator_timing(GpuSpec& s, const PipeFigures& f) {
+  s.schedulers_per_sm = 4;    // four SM sub-partitions, one scheduler each
+  s.issue_per_scheduler = 1;  // one warp instruction per cycle (no dual issue since Volta)
+  auto set = [&](Resource r, double latency, double gap) { timing(s.timing, r) = {latency, gap}; };
+  set(Resource::IntAlu, 4, f.int_gap);  // IADD3/LOP3 [A][Z]
+  set(Resource::Fp32, 4, f.fp32_gap);   // FFMA [A][H][Z]
+  set(Resource::Fp64, 8, f.fp64_gap);   // DFMA [Z]
+  set(Resource::Sfu, 20, 8);            // MUFU: 4 lanes per sub-partition [Z]
+  set(Resource::Shared, f.shared_latency, 1);  // 32 banks x 4 B: one wavefront per cycle
+  set(Resource::L1, f.l1_latency, 0.25);       // 128 B per cycle per SM: 4 sectors
+  const double l2_gap = sector_gap_per_sm(f.l2_bandwidth_gbs, s.sms, s.clock_ghz);
+  set(Resource::L2, f.l2_latency, l2_gap);
+  set(Resource::Dram, f.dram_latency, sector_gap_per_sm(s.dram_bandwidth_gbs, s.sms, s.clock_ghz));
+  set(Resource::Atomic, f.l2_latency, l2_gap);  // performed in the L2 slices
+  set(Resource::Branch, 4, 2);                  // [Z]
+  set(Resource::Barrier, 20, 1);                // bar.sync with all warps arrived [Z]
+  set(Resource::Issue, 1, 1);                   // one issue cycle per scheduler
+  s.timing_source = "table";
+}
 
 // A100 SXM4 80 GB: HBM2e at 2.04 TB/s peak, of which about 90% is reachable by a copy.
 GpuSpec ampere_a100() {
@@ -30,6 +77,9 @@ GpuSpec ampere_a100() {
   s.dram_latency_ns = 500;
   s.clock_ghz = 1.41;
   s.launch_overhead_us = 3.0;
+  s.l1_bytes = 192 * kKiB - s.shared_per_sm;  // 192 KB unified L1/shared per SM
+  // A100: 16 INT32, 16 FP32, 8 FP64 lanes per sub-partition; L2 ~4.5 TB/s sustained.
+  fill_emulator_timing(s, {2, 2, 4, 23, 34, 200, 466, 4.5e3});
   return s;
 }
 
@@ -56,6 +106,9 @@ GpuSpec hopper_h100() {
   s.dram_latency_ns = 500;
   s.clock_ghz = 1.98;
   s.launch_overhead_us = 2.5;
+  s.l1_bytes = 256 * kKiB - s.shared_per_sm;  // 256 KB unified L1/shared per SM
+  // H100: 16 INT32, 32 FP32, 16 FP64 lanes per sub-partition; L2 ~7 TB/s sustained.
+  fill_emulator_timing(s, {2, 1, 2, 29, 33, 262, 479, 7.0e3});
   return s;
 }
 

@@ -26,6 +26,11 @@ enum class Resource : int {
 };
 inline constexpr size_t kResourceCount = 12;
 
+// Whether each warp scheduler (SM sub-partition) has its own copy of the resource, so that
+// its gap counts per scheduler (the arithmetic pipes, branch, issue), or the SM's schedulers
+// share one (shared memory/LSU, L1, L2 and DRAM shares, atomics, barriers).
+bool resource_is_per_scheduler(Resource r);
+
 const char* resource_name(Resource r);                          // "dram", "fp32", ...
 std::optional<Resource> resource_from_name(const std::string& name);
 

@@ -38,6 +38,31 @@ TEST(GpuSpec, EveryArchitectureIsSelfConsistent) {
   EXPECT_LT(spec_for_arch("sm_80").dram_bandwidth_gbs, spec_for_arch("sm_90").dram_bandwidth_gbs);
 }
 
+TEST(GpuSpec, EveryArchitectureHasTheEmulatorsFigures) {
+  for (const char* arch : {"sm_80", "sm_90"}) {
+    const GpuSpec s = spec_for_arch(arch);
+    EXPECT_EQ(s.schedulers_per_sm, 4) << arch;
+    EXPECT_EQ(s.issue_per_scheduler, 1) << arch;
+    EXPECT_EQ(s.l1_bytes + s.shared_per_sm, std::string(arch) == "sm_90" ? 256 * 1024 : 192 * 1024) << arch;
+    EXPECT_EQ(s.timing_source, "table") << arch;
+    for (size_t r = 0; r < kResourceCount; ++r) {
+      EXPECT_GT(s.timing[r].latency, 0) << arch << " " << resource_name(static_cast<Resource>(r));
+      EXPECT_GT(s.timing[r].gap, 0) << arch << " " << resource_name(static_cast<Resource>(r));
+    }
+    // The memory hierarchy gets slower going out, and DRAM's gap is its bandwidth per SM:
+    // one 32-byte sector per gap from every SM adds up to the sustained bandwidth.
+    const auto& t = s.timing;
+    EXPECT_LT(timing(t, Resource::L1).latency, timing(t, Resource::L2).latency) << arch;
+    EXPECT_LT(timing(t, Resource::L2).latency, timing(t, Resource::Dram).latency) << arch;
+    EXPECT_LT(timing(t, Resource::L2).gap, timing(t, Resource::Dram).gap) << arch;
+    EXPECT_NEAR(32.0 / timing(t, Resource::Dram).gap * s.sms * s.clock_ghz, s.dram_bandwidth_gbs, 1e-6) << arch;
+    EXPECT_DOUBLE_EQ(timing(t, Resource::Fp32).latency, 4) << arch;
+  }
+  // Hopper doubles FP32 and FP64 lanes per sub-partition over A100.
+  EXPECT_LT(timing(spec_for_arch("sm_90").timing, Resource::Fp32).gap,
+            timing(spec_for_arch("sm_80").timing, Resource::Fp32).gap);
+}
+
 TEST(GpuSpec, UnknownArchitectureIsAnInputErrorNamingTheKnownOnes) {
   try {
     spec_for_arch("sm_75");

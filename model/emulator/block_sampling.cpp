@@ -1,0 +1,47 @@
+#include "model/emulator/block_sampling.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "workload/input_error.h"
+
+namespace ktune {
+namespace {
+
+// splitmix64: a portable generator (std:: distributions differ between libraries).
+uint64_t next_random(uint64_t& state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+std::vector<int64_t> choose_sample_blocks(const std::vector<double>& block_weights,
+                                          const SamplePlan& plan) {
+  if (plan.heaviest < 0 || plan.random < 0) throw InputError("sample counts must not be negative");
+  const int64_t blocks = static_cast<int64_t>(block_weights.size());
+  const int64_t wanted = static_cast<int64_t>(plan.heaviest) + plan.random;
+  std::vector<int64_t> order(static_cast<size_t>(blocks));
+  std::iota(order.begin(), order.end(), 0);
+  if (blocks <= wanted) return order;
+
+  const auto heavier = [&](int64_t a, int64_t b) {
+    return block_weights[a] != block_weights[b] ? block_weights[a] > block_weights[b] : a < b;
+  };
+  std::partial_sort(order.begin(), order.begin() + plan.heaviest, order.end(), heavier);
+  // partial_sort leaves the rest in an order of the library's choosing: restore index order.
+  std::sort(order.begin() + plan.heaviest, order.end());
+  // A partial Fisher-Yates shuffle of the rest picks the random ones without repeats.
+  uint64_t state = plan.seed;
+  for (int64_t i = plan.heaviest; i < wanted; ++i) {
+    const uint64_t span = static_cast<uint64_t>(blocks - i);
+    std::swap(order[i], order[i + static_cast<int64_t>(next_random(state) % span)]);
+  }
+  order.resize(static_cast<size_t>(wanted));
+  std::sort(order.begin(), order.end());
+  return order;
+}
+
+}  // namespace ktune

@@ -1,0 +1,160 @@
+#include "model/emulator/cache_estimate.h"
+
+#include <algorithm>
+#include <string>
+
+#include "model/emulator/sector_table.h"
+#include "workload/input_error.h"
+
+namespace ktune {
+namespace {
+
+constexpr double kSectorBytes = 32;
+
+bool is_global_access(OpClass op) { return op == OpClass::GlobalLoad || op == OpClass::GlobalStore; }
+
+// A uniform draw in [0, 1) from (sector, block, access): deterministic, and independent
+// between accesses so that a sector re-touched often hits in proportion.
+double draw(uint64_t sector, uint64_t block, uint64_t access, uint64_t salt) {
+  uint64_t x = sector * 0x9e3779b97f4a7c15ULL ^ (block + 1) * 0xc2b2ae3d27d4eb4fULL ^
+               (access + 1) * 0x165667b19e3779f9ULL ^ salt;
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  x ^= x >> 31;
+  return static_cast<double>(x >> 11) * (1.0 / 9007199254740992.0);
+}
+
+// Visits the global accesses of a block roughly in time order: op j of every warp, then
+// op j + 1, since resident warps progress together.
+template <typename F>
+void for_each_global_access(const BlockTrace& block, F&& f) {
+  size_t longest = 0;
+  for (const WarpTrace& w : block.warps) longest = std::max(longest, w.ops.size());
+  for (size_t j = 0; j < longest; ++j) {
+    for (size_t wi = 0; wi < block.warps.size(); ++wi) {
+      const WarpTrace& w = block.warps[wi];
+      if (j >= w.ops.size() || !is_global_access(w.ops[j].op)) continue;
+      const TraceOp& op = w.ops[j];
+      for (uint32_t k = 0; k < op.transactions; ++k) f(wi, j, op, w.sectors[op.sector_begin + k]);
+    }
+  }
+}
+
+void check_sectors(const BlockTrace& block) {
+  for (const WarpTrace& w : block.warps)
+    for (const TraceOp& op : w.ops)
+      if (is_global_access(op.op) &&
+          static_cast<size_t>(op.sector_begin) + op.transactions > w.sectors.size())
+        throw InputError("block " + std::to_string(block.block) + ": a global access at pc " +
+                         std::to_string(op.pc) + " names sectors beyond its warp's " +
+                         std::to_string(w.sectors.size()));
+}
+
+enum Level { kL1, kL2, kDram };
+
+}  // namespace
+
+PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const CacheContext& context) {
+  for (const BlockTrace& b : samples) check_sectors(b);
+
+  // Counting pass: in how many sampled blocks each sector appears; each block's footprint.
+  SectorTable table;
+  std::vector<double> block_distinct(samples.size(), 0);
+  for (uint32_t bi = 0; bi < samples.size(); ++bi) {
+    for_each_global_access(samples[bi], [&](size_t, size_t, const TraceOp&, uint64_t sector) {
+      SectorEntry& e = table.at(sector);
+      if (e.last_block != bi) {
+        e.last_block = bi;
+        e.blocks += 1;
+        block_distinct[bi] += 1;
+      }
+    });
+  }
+  double private_sectors = 0, shared_sectors = 0;
+  table.for_each([&](const SectorEntry& e) { (e.blocks >= 2 ? shared_sectors : private_sectors) += 1; });
+  const double scale = std::max(1.0, context.grid_scale);
+  PreparedSamples out;
+  out.cache.grid_footprint_bytes = kSectorBytes * (private_sectors * scale + shared_sectors);
+  const double l2_keeps = out.cache.grid_footprint_bytes > 0
+                              ? std::min(1.0, context.l2_bytes / out.cache.grid_footprint_bytes)
+                              : 1.0;
+
+  // Classifying pass: a level per sector access, counted per op.
+  out.blocks.reserve(samples.size());
+  for (uint32_t bi = 0; bi < samples.size(); ++bi) {
+    const BlockTrace& trace = samples[bi];
+    EmuBlock block;
+    block.block = trace.block;
+    block.warps.resize(trace.warps.size());
+    std::vector<std::vector<std::array<uint32_t, 3>>> levels(trace.warps.size());
+    for (size_t wi = 0; wi < trace.warps.size(); ++wi) {
+      const WarpTrace& w = trace.warps[wi];
+      block.warps[wi].ops.reserve(w.ops.size());
+      for (const TraceOp& op : w.ops) block.warps[wi].ops.push_back(lower_compute_op(op));
+      levels[wi].assign(w.ops.size(), {0, 0, 0});
+    }
+    const double l1_keeps = block_distinct[bi] > 0
+        ? std::min(1.0, context.l1_bytes_per_block / (kSectorBytes * block_distinct[bi]))
+        : 1.0;
+    uint64_t access = 0;
+    for_each_global_access(trace, [&](size_t wi, size_t j, const TraceOp& op, uint64_t sector) {
+      SectorEntry& e = table.at(sector);
+      const bool retouch = e.classified_by == bi;
+      e.classified_by = bi;
+      const bool load = op.op == OpClass::GlobalLoad;
+      const double u1 = draw(sector, bi, access, 1), u2 = draw(sector, bi, access, 2);
+      ++access;
+      Level level;
+      if (context.measured) {
+        level = load && u1 < context.measured->l1_hit ? kL1
+                : u2 < context.measured->l2_hit       ? kL2
+                                                      : kDram;
+      } else if (load && retouch && u1 < l1_keeps) {
+        level = kL1;
+      } else {
+        const double shared_hit =
+            e.blocks >= 2 ? 1.0 - std::min(1.0, 1.0 / (e.blocks * scale)) : 0.0;
+        const double l2_hit = (retouch ? 1.0 : shared_hit) * l2_keeps;
+        level = u2 < l2_hit ? kL2 : kDram;
+      }
+      levels[wi][j][level] += 1;
+      (load ? out.cache.load_sectors : out.cache.store_sectors) += 1;
+    });
+    // Global ops use each level that served any of their sectors; one with no sectors (all
+    // lanes off) still waits an L1 latency.
+    for (size_t wi = 0; wi < trace.warps.size(); ++wi) {
+      for (size_t j = 0; j < trace.warps[wi].ops.size(); ++j) {
+        if (!is_global_access(trace.warps[wi].ops[j].op)) continue;
+        EmuOp& op = block.warps[wi].ops[j];
+        op.use_count = 0;
+        const Resource by_level[3] = {Resource::L1, Resource::L2, Resource::Dram};
+        for (int l = 0; l < 3; ++l)
+          if (levels[wi][j][l] > 0) op.uses[op.use_count++] = {by_level[l], levels[wi][j][l]};
+        if (op.use_count == 0) op.uses[op.use_count++] = {Resource::L1, 0};
+      }
+    }
+    double barriers = 0;  // one admission per barrier of the block, not per warp
+    for (const EmuWarp& w : block.warps) {
+      block.transactions[static_cast<size_t>(Resource::Issue)] += static_cast<double>(w.ops.size());
+      barriers = std::max<double>(barriers, std::count_if(w.ops.begin(), w.ops.end(),
+                                                          [](const EmuOp& op) { return op.barrier; }));
+      for (const EmuOp& op : w.ops) {
+        for (uint8_t u = 0; u < op.use_count; ++u)
+          block.transactions[static_cast<size_t>(op.uses[u].resource)] += op.uses[u].count;
+      }
+    }
+    block.transactions[static_cast<size_t>(Resource::Barrier)] = barriers;
+    out.cache.l1_sectors += block.transactions[static_cast<size_t>(Resource::L1)];
+    out.cache.l2_sectors += block.transactions[static_cast<size_t>(Resource::L2)];
+    out.cache.dram_sectors += block.transactions[static_cast<size_t>(Resource::Dram)];
+    out.blocks.push_back(std::move(block));
+  }
+  if (out.cache.load_sectors > 0) out.cache.l1_hit_rate = out.cache.l1_sectors / out.cache.load_sectors;
+  const double below_l1 = out.cache.l2_sectors + out.cache.dram_sectors;
+  if (below_l1 > 0) out.cache.l2_hit_rate = out.cache.l2_sectors / below_l1;
+  return out;
+}
+
+}  // namespace ktune

@@ -1,0 +1,62 @@
+#pragma once
+// Per-sector bookkeeping of the cache estimate: an open-addressing hash table keyed by sector
+// number, because a sampled trace touches up to millions of sectors and a node-based map
+// would cost more than the emulation itself.
+#include <cstdint>
+#include <vector>
+
+namespace ktune {
+
+struct SectorEntry {
+  uint64_t key = 0;         // sector + 1; 0 marks an empty slot
+  uint32_t blocks = 0;      // sampled blocks that touch it
+  uint32_t last_block = UINT32_MAX;     // last block seen by the counting pass
+  uint32_t classified_by = UINT32_MAX;  // last block seen by the classifying pass
+};
+
+class SectorTable {
+ public:
+  SectorTable() : slots_(1024) {}
+
+  SectorEntry& at(uint64_t sector) {
+    if ((size_ + 1) * 10 > slots_.size() * 7) grow();
+    SectorEntry& e = probe(slots_, sector + 1);
+    if (e.key == 0) {
+      e.key = sector + 1;
+      ++size_;
+    }
+    return e;
+  }
+
+  template <typename F>
+  void for_each(F&& f) const {
+    for (const SectorEntry& e : slots_)
+      if (e.key != 0) f(e);
+  }
+
+ private:
+  static uint64_t mix(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    return x;
+  }
+
+  static SectorEntry& probe(std::vector<SectorEntry>& slots, uint64_t key) {
+    const size_t mask = slots.size() - 1;
+    for (size_t i = mix(key) & mask;; i = (i + 1) & mask)
+      if (slots[i].key == key || slots[i].key == 0) return slots[i];
+  }
+
+  void grow() {
+    std::vector<SectorEntry> bigger(slots_.size() * 2);
+    for (const SectorEntry& e : slots_)
+      if (e.key != 0) probe(bigger, e.key) = e;
+    slots_.swap(bigger);
+  }
+
+  std::vector<SectorEntry> slots_;
+  size_t size_ = 0;
+};
+
+}  // namespace ktune

@@ -1,0 +1,143 @@
+#include "model/emulator/cache_estimate.h"
+
+#include <gtest/gtest.h>
+
+#include "model/emulator/sm_emulator.h"
+#include "synthetic.h"
+#include "workload/input_error.h"
+
+namespace ktune {
+namespace {
+
+using test::add_load;
+
+// `warps` warps of `loads` independent loads, each of `sectors` fresh sectors.
+BlockTrace streaming_block(int64_t id, int warps, int loads, int sectors) {
+  BlockTrace b;
+  b.block = id;
+  b.warps.resize(warps);
+  uint64_t next = static_cast<uint64_t>(id) << 32;
+  for (WarpTrace& w : b.warps)
+    for (int i = 0; i < loads; ++i) {
+      std::vector<uint64_t> s;
+      for (int k = 0; k < sectors; ++k) s.push_back(next++);
+      add_load(w, s);
+    }
+  return b;
+}
+
+CacheContext no_caches() {
+  CacheContext c;
+  c.l1_bytes_per_block = 0;
+  c.l2_bytes = 0;
+  return c;
+}
+
+TEST(Coalescing, ThirtyTwoSectorsPerAccessCostThirtyTwoGaps) {
+  EmulatorTiming timing = test::single_scheduler();
+  timing.table[static_cast<size_t>(Resource::Dram)] = {400, 4};
+  SmRunOptions options;
+  const int warps = 4, loads = 25;
+  double cycles[2];
+  for (int coalesced = 0; coalesced < 2; ++coalesced) {
+    const int sectors = coalesced ? 1 : 32;
+    const PreparedSamples p = prepare_samples({streaming_block(0, warps, loads, sectors)}, no_caches());
+    EXPECT_DOUBLE_EQ(p.cache.dram_sectors, warps * loads * sectors);
+    const SmRun run = emulate_sm({&p.blocks[0]}, timing, options);
+    // A throughput-bound stream: T = L + (sectors - 1) x G.
+    EXPECT_DOUBLE_EQ(run.cycles, 400 + (warps * loads * sectors - 1) * 4.0);
+    cycles[coalesced] = run.cycles - 400 + 4;  // the DRAM pipe's busy time
+  }
+  EXPECT_DOUBLE_EQ(cycles[0] / cycles[1], 32);
+}
+
+TEST(CacheEstimate, StreamedPrivateSectorsGoToDram) {
+  CacheContext c;
+  c.l1_bytes_per_block = 1e6;
+  c.l2_bytes = 1e9;
+  c.grid_scale = 100;
+  const PreparedSamples p = prepare_samples({streaming_block(0, 2, 50, 4), streaming_block(1, 2, 50, 4)}, c);
+  EXPECT_DOUBLE_EQ(p.cache.dram_sectors, 800);
+  EXPECT_DOUBLE_EQ(p.cache.l1_hit_rate, 0);
+  EXPECT_DOUBLE_EQ(p.cache.l2_hit_rate, 0);
+  EXPECT_DOUBLE_EQ(p.cache.grid_footprint_bytes, 800 * 32 * 100);
+}
+
+// One block reading the same 64 sectors `rounds` times.
+BlockTrace rereading_block(int64_t id, int rounds, uint64_t base) {
+  BlockTrace b;
+  b.block = id;
+  b.warps.resize(1);
+  for (int r = 0; r < rounds; ++r)
+    for (uint64_t s = 0; s < 64; ++s) add_load(b.warps[0], {base + s});
+  return b;
+}
+
+TEST(CacheEstimate, ReTouchesWithinABlockHitL1WhenItsFootprintFits) {
+  CacheContext c;
+  c.l1_bytes_per_block = 64 * 32;
+  c.l2_bytes = 1e9;
+  const PreparedSamples fits = prepare_samples({rereading_block(0, 5, 0)}, c);
+  EXPECT_DOUBLE_EQ(fits.cache.l1_sectors, 4 * 64);  // all but the first round
+  EXPECT_DOUBLE_EQ(fits.cache.dram_sectors, 64);
+  c.l1_bytes_per_block = 8 * 32;  // an eighth of the footprint: most re-touches miss L1 ...
+  const PreparedSamples thrashes = prepare_samples({rereading_block(0, 5, 0)}, c);
+  EXPECT_LT(thrashes.cache.l1_sectors, 0.25 * 4 * 64);
+  EXPECT_DOUBLE_EQ(thrashes.cache.dram_sectors, 64);  // ... and hit L2, which just had them
+  EXPECT_GT(thrashes.cache.l2_sectors, 0.75 * 4 * 64);
+}
+
+TEST(CacheEstimate, SectorsSharedAcrossBlocksHitL2UnlessItIsTooSmall) {
+  // Four sampled blocks of a four-block grid read the same 2000 sectors once each: one
+  // block in four brings a sector in, the others find it in L2.
+  std::vector<BlockTrace> blocks;
+  for (int b = 0; b < 4; ++b) {
+    BlockTrace t;
+    t.block = b;
+    t.warps.resize(1);
+    for (uint64_t s = 0; s < 2000; ++s) add_load(t.warps[0], {s});
+    blocks.push_back(t);
+  }
+  CacheContext c;
+  c.l1_bytes_per_block = 0;
+  c.l2_bytes = 1e9;
+  c.grid_scale = 1;
+  const PreparedSamples p = prepare_samples(blocks, c);
+  EXPECT_NEAR(p.cache.l2_hit_rate, 0.75, 0.03);
+  c.grid_scale = 1000;  // a huge grid of blocks sharing them: nearly always in L2
+  EXPECT_GT(prepare_samples(blocks, c).cache.l2_hit_rate, 0.99);
+  c.l2_bytes = 2000 * 32 / 10;  // a tenth of the footprint fits
+  EXPECT_NEAR(prepare_samples(blocks, c).cache.l2_hit_rate, 0.1, 0.03);
+}
+
+TEST(CacheEstimate, MeasuredRatesReplaceTheEstimate) {
+  CacheContext c = no_caches();
+  c.measured = CacheRates{0.5, 0.5};
+  const PreparedSamples p = prepare_samples({streaming_block(0, 4, 500, 1)}, c);
+  EXPECT_NEAR(p.cache.l1_hit_rate, 0.5, 0.05);
+  EXPECT_NEAR(p.cache.l2_hit_rate, 0.5, 0.05);
+}
+
+TEST(CacheEstimate, IsDeterministic) {
+  CacheContext c;
+  c.l1_bytes_per_block = 16 * 32;
+  c.l2_bytes = 1e9;
+  const PreparedSamples a = prepare_samples({rereading_block(0, 5, 0)}, c);
+  const PreparedSamples b = prepare_samples({rereading_block(0, 5, 0)}, c);
+  EXPECT_EQ(a.cache.l1_sectors, b.cache.l1_sectors);
+  EXPECT_EQ(a.blocks[0].transactions, b.blocks[0].transactions);
+}
+
+TEST(CacheEstimate, RejectsSectorsBeyondTheWarpsList) {
+  BlockTrace b = streaming_block(3, 1, 2, 2);
+  b.warps[0].ops[1].sector_begin = 3;
+  try {
+    prepare_samples({b}, no_caches());
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("block 3"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace ktune

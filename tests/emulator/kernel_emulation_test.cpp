@@ -1,0 +1,142 @@
+#include "model/emulator/kernel_emulation.h"
+
+#include <gtest/gtest.h>
+
+#include "model/emulator/block_schedule.h"
+#include "synthetic.h"
+#include "workload/input_error.h"
+
+namespace ktune {
+namespace {
+
+using test::add_load;
+using test::trace_op;
+
+// `warps` warps of `iterations` x (a streamed load, an FMA that uses it).
+BlockTrace work_block(int64_t id, int warps, int iterations) {
+  BlockTrace b;
+  b.block = id;
+  b.warps.resize(warps);
+  uint64_t next = static_cast<uint64_t>(id) << 32;
+  for (WarpTrace& w : b.warps)
+    for (int i = 0; i < iterations; ++i) {
+      add_load(w, {next++});
+      w.ops.push_back(trace_op(OpClass::Fp32, 1, static_cast<uint32_t>(w.ops.size() - 1)));
+    }
+  return b;
+}
+
+KernelEmulationInput grid_of(int64_t blocks, std::vector<BlockTrace> samples) {
+  KernelEmulationInput in;
+  in.gpu = test::simple_gpu();
+  in.samples = std::move(samples);
+  in.block_weights.assign(static_cast<size_t>(blocks), 1.0);
+  in.threads_per_block = 128;
+  in.usage.registers = 32;
+  return in;
+}
+
+TEST(TimeFit, RecoversALineAndStaysNonNegative) {
+  const TimeFit line = fit_time_by_weight({1, 2, 4}, {30, 50, 90});
+  EXPECT_NEAR(line.intercept, 10, 1e-9);
+  EXPECT_NEAR(line.slope, 20, 1e-9);
+  const TimeFit flat = fit_time_by_weight({3, 3}, {10, 20});
+  EXPECT_DOUBLE_EQ(flat(100), 15);
+  const TimeFit origin = fit_time_by_weight({1, 2}, {1, 100});  // would cross below zero
+  EXPECT_DOUBLE_EQ(origin.intercept, 0);
+  EXPECT_GT(origin.slope, 0);
+}
+
+TEST(GridMakespan, OneHeavyBlockSetsTheMakespan) {
+  std::vector<double> blocks(8, 10.0);
+  blocks[0] = 100;
+  EXPECT_DOUBLE_EQ(grid_makespan(blocks, 4), 100);  // the others finish on the free slots
+  blocks[0] = 10;
+  blocks.push_back(100);  // the heavy block comes last, after two rounds of light ones
+  EXPECT_DOUBLE_EQ(grid_makespan(blocks, 4), 20 + 100);
+  EXPECT_DOUBLE_EQ(grid_makespan(std::vector<double>(12, 10.0), 4), 30);  // three waves
+  EXPECT_THROW(grid_makespan(blocks, 0), InputError);
+}
+
+TEST(KernelEmulation, AUniformGridTakesItsWavesOfBlocks) {
+  const GpuSpec gpu = test::simple_gpu();
+  KernelEmulationInput in = grid_of(0, {work_block(0, 4, 40), work_block(1, 4, 40)});
+  const int resident = 8;
+  in.block_weights.assign(static_cast<size_t>(gpu.sms) * resident * 3, 1.0);
+  KernelEmulationOptions options;
+  options.resident_blocks = resident;
+  const KernelPrediction p = emulate_kernel(in, options);
+  EXPECT_EQ(p.resident_blocks, resident);
+  EXPECT_EQ(p.active_sms, gpu.sms);
+  ASSERT_EQ(p.samples.size(), 2u);
+  const double block = (p.samples[0].cycles + p.samples[1].cycles) / 2;
+  EXPECT_NEAR(p.makespan_cycles, 3 * block, 0.05 * block);
+  EXPECT_DOUBLE_EQ(p.cycles, p.makespan_cycles);  // no launch overhead in this GPU
+  EXPECT_DOUBLE_EQ(p.transactions[static_cast<size_t>(Resource::Dram)], 40.0 * 4 * gpu.sms * resident * 3);
+  for (double u : p.utilisation) {
+    EXPECT_GE(u, 0);
+    EXPECT_LE(u, 1);
+  }
+}
+
+TEST(KernelEmulation, OneHeavyBlockIsTheCriticalPath) {
+  // Block 5 does 20x the work of the others: the kernel lasts at least as long as it.
+  KernelEmulationInput in = grid_of(1000, {work_block(5, 4, 400), work_block(7, 4, 20), work_block(9, 4, 20)});
+  in.block_weights[5] = 20;
+  const KernelPrediction heavy = emulate_kernel(in);
+  double heavy_cycles = 0, light_cycles = 0;
+  for (const SampledBlock& s : heavy.samples) (s.block == 5 ? heavy_cycles : light_cycles) = s.cycles;
+  EXPECT_GT(heavy_cycles, 10 * light_cycles);
+  EXPECT_GE(heavy.makespan_cycles, heavy_cycles);
+  EXPECT_GT(heavy.fit_slope, 0);
+  // Without it the same grid is far shorter.
+  KernelEmulationInput light = grid_of(1000, {work_block(7, 4, 20), work_block(9, 4, 20)});
+  EXPECT_LT(emulate_kernel(light).makespan_cycles, 0.5 * heavy.makespan_cycles);
+}
+
+TEST(KernelEmulation, OccupancyComesFromRegistersAndASmallGridSharesDramAmongFewSms) {
+  KernelEmulationInput in = grid_of(100000, {work_block(0, 4, 10)});
+  in.usage.registers = 128;  // 128 threads x 128 registers: 4 blocks per SM
+  EXPECT_EQ(prepare_kernel(in).resident_blocks, 4);
+  in.usage.registers = 32;
+  EXPECT_EQ(prepare_kernel(in).resident_blocks, 16);  // 2048 threads / 128
+  // One block in the grid: one SM, which has all of the DRAM bandwidth.
+  KernelEmulationInput one = grid_of(1, {work_block(0, 4, 10)});
+  const PreparedKernel k = prepare_kernel(one);
+  EXPECT_EQ(k.active_sms, 1);
+  EXPECT_EQ(k.resident_blocks, 1);
+  EXPECT_DOUBLE_EQ(timing(k.timing.table, Resource::Dram).gap,
+                   timing(one.gpu.timing, Resource::Dram).gap / one.gpu.sms);
+}
+
+TEST(KernelEmulation, AddsTheLaunchOverheadOfEveryLaunch) {
+  KernelEmulationInput in = grid_of(10, {work_block(0, 1, 5)});
+  in.gpu.launch_overhead_us = 2;
+  in.launches = 3;
+  const KernelPrediction p = emulate_kernel(in);
+  EXPECT_DOUBLE_EQ(p.launch_cycles, 3 * 2 * 1e3 * in.gpu.clock_ghz);
+  EXPECT_DOUBLE_EQ(p.cycles, p.makespan_cycles + p.launch_cycles);
+  EXPECT_DOUBLE_EQ(p.microseconds, p.cycles / (in.gpu.clock_ghz * 1e3));
+}
+
+TEST(KernelEmulation, RecordsTheOpsOfTheSmRunWhenAsked) {
+  KernelEmulationOptions options;
+  options.record_ops = true;
+  const KernelPrediction p = emulate_kernel(grid_of(1, {work_block(0, 2, 3)}), options);
+  EXPECT_EQ(p.sm_run.ops.size(), 2u * 6);
+}
+
+TEST(KernelEmulation, RejectsInconsistentInput) {
+  EXPECT_THROW(emulate_kernel(grid_of(4, {})), InputError);
+  EXPECT_THROW(emulate_kernel(grid_of(4, {work_block(4, 1, 1)})), InputError);  // outside
+  KernelEmulationInput huge = grid_of(4, {work_block(0, 1, 1)});
+  huge.threads_per_block = 1024;
+  huge.usage.registers = 255;  // 1024 x 255 registers do not fit
+  EXPECT_THROW(emulate_kernel(huge), InputError);
+  KernelEmulationInput negative = grid_of(4, {work_block(0, 1, 1)});
+  negative.block_weights[2] = -1;
+  EXPECT_THROW(emulate_kernel(negative), InputError);
+}
+
+}  // namespace
+}  // namespace ktune
