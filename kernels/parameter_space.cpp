@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "workload/input_error.h"
@@ -48,9 +49,18 @@ std::string accepted_values(const Parameter& p) {
   return "";
 }
 
+// As value_to_json would print it, without building JSON: canonical() is on the search's hot
+// path (every store look-up).
 std::string value_text(const Parameter& p, int64_t value) {
-  const nlohmann::json j = p.value_to_json(value);
-  return j.is_string() ? j.get<std::string>() : j.dump();
+  if (!p.admits(value)) return p.value_to_json(value).dump();  // throws the InputError
+  switch (p.kind) {
+    case ParamKind::Enum:
+      return p.choices[static_cast<size_t>(value)];
+    case ParamKind::Bool:
+      return value ? "true" : "false";
+    default:
+      return std::to_string(value);
+  }
 }
 
 // Calls `visit` with every combination of `names`' values on top of `base`, the last name
@@ -60,6 +70,9 @@ void walk(const ParameterSpace& space, const std::vector<std::string>& names, Co
           Visit&& visit) {
   std::vector<std::vector<int64_t>> values;
   for (const auto& name : names) {
+    if (space.param(name).count() > 100000000) {
+      throw LimitError("parameter '" + name + "' has too many values to enumerate");
+    }
     values.push_back(space.param(name).values());
     if (values.back().empty()) return;
   }
@@ -128,27 +141,62 @@ Parameter Parameter::boolean(std::string name) {
 
 std::vector<int64_t> Parameter::values() const {
   std::vector<int64_t> out;
+  const int64_t n = count();
+  out.reserve(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) out.push_back(value_at(i));
+  return out;
+}
+
+namespace {
+int64_t floor_log2(int64_t v) {
+  int64_t e = 0;
+  while (v > 1) {
+    v >>= 1;
+    ++e;
+  }
+  return e;
+}
+int64_t ceil_log2(int64_t v) { return v <= 1 ? 0 : floor_log2(v - 1) + 1; }
+}  // namespace
+
+int64_t Parameter::count() const {
   switch (kind) {
     case ParamKind::IntRange:
-      for (int64_t v = lo; v <= hi; v += step) {
-        out.push_back(v);
-        if (hi - v < step) break;  // the next step would overflow past hi
-      }
-      break;
+      return (hi - lo) / step + 1;
     case ParamKind::PowerOfTwo:
-      for (int64_t v = 1; v <= hi; v *= 2) {
-        if (v >= lo) out.push_back(v);
-        if (v > hi / 2) break;
-      }
-      break;
+      return std::max<int64_t>(0, floor_log2(hi) - ceil_log2(lo) + 1);
     case ParamKind::Enum:
-      for (size_t i = 0; i < choices.size(); ++i) out.push_back(static_cast<int64_t>(i));
-      break;
+      return static_cast<int64_t>(choices.size());
     case ParamKind::Bool:
-      out = {0, 1};
-      break;
+      return 2;
   }
-  return out;
+  return 0;
+}
+
+int64_t Parameter::value_at(int64_t index) const {
+  index = std::clamp<int64_t>(index, 0, std::max<int64_t>(0, count() - 1));
+  switch (kind) {
+    case ParamKind::IntRange:
+      return lo + index * step;
+    case ParamKind::PowerOfTwo:
+      return int64_t{1} << (ceil_log2(lo) + index);
+    default:
+      return index;
+  }
+}
+
+int64_t Parameter::index_of(int64_t value) const {
+  if (!admits(value)) {
+    throw std::invalid_argument("parameter " + name + " has no value " + std::to_string(value));
+  }
+  switch (kind) {
+    case ParamKind::IntRange:
+      return (value - lo) / step;
+    case ParamKind::PowerOfTwo:
+      return floor_log2(value) - ceil_log2(lo);
+    default:
+      return value;
+  }
 }
 
 bool Parameter::admits(int64_t value) const {
@@ -225,8 +273,114 @@ const Parameter& ParameterSpace::param(const std::string& name) const {
 
 double ParameterSpace::nominal_size() const {
   double size = 1;
-  for (const auto& p : params) size *= static_cast<double>(p.values().size());
+  for (const auto& p : params) size *= static_cast<double>(p.count());
   return size;
+}
+
+uint64_t uniform_below(SpaceRng& rng, uint64_t n) {
+  // Rejects the top partial block of 2^64 so that every residue is equally likely.
+  const uint64_t limit = std::numeric_limits<uint64_t>::max() - std::numeric_limits<uint64_t>::max() % n;
+  uint64_t x = rng();
+  while (x >= limit) x = rng();
+  return x % n;
+}
+
+std::string ParameterSpace::hardware_violation(const Config& config, const KernelResources& r,
+                                               const DeviceLimits& limits) const {
+  if (r.threads_per_block > limits.max_threads_per_block) {
+    return std::to_string(r.threads_per_block) + " threads per block exceed the device's " +
+           std::to_string(limits.max_threads_per_block);
+  }
+  if (r.registers_per_thread > limits.max_registers_per_thread) {
+    return std::to_string(r.registers_per_thread) + " registers per thread exceed the device's " +
+           std::to_string(limits.max_registers_per_thread);
+  }
+  // Registers are allocated per warp in units of 8 per thread: a block that asks for more than
+  // the register file cannot launch at all.
+  const int64_t warps = (r.threads_per_block + 31) / 32;
+  const int64_t per_thread = (r.registers_per_thread + 7) / 8 * 8;
+  if (warps * 32 * per_thread > limits.registers_per_block) {
+    return std::to_string(r.registers_per_thread) + " registers per thread x " +
+           std::to_string(r.threads_per_block) + " threads exceed the " +
+           std::to_string(limits.registers_per_block) + " registers of a block";
+  }
+  if (r.shared_bytes > limits.shared_bytes_per_block) {
+    return std::to_string(r.shared_bytes) + " bytes of shared memory exceed the device's " +
+           std::to_string(limits.shared_bytes_per_block) + " per block";
+  }
+  for (const auto& c : hardware_constraints) {
+    if (!c.holds(config, r, limits)) return c.description;
+  }
+  return "";
+}
+
+Config ParameterSpace::random_valid(SpaceRng& rng, size_t max_draws) const {
+  std::map<std::string, size_t> refusals;
+  for (size_t draw = 0; draw < max_draws; ++draw) {
+    Config config;
+    for (const auto& p : params) {
+      config[p.name] = p.value_at(static_cast<int64_t>(uniform_below(rng, static_cast<uint64_t>(p.count()))));
+    }
+    const std::string why = violation(config);
+    if (why.empty()) return config;
+    ++refusals[why];
+  }
+  std::string worst;
+  size_t worst_count = 0;
+  for (const auto& [why, n] : refusals) {
+    if (n > worst_count) {
+      worst = why;
+      worst_count = n;
+    }
+  }
+  throw LimitError("no valid configuration in " + std::to_string(max_draws) +
+                   " random draws from a space of " + std::to_string(nominal_size()) +
+                   " nominal points; the constraints admit too few of them (most refused by: " +
+                   worst + ")");
+}
+
+std::vector<int64_t> ParameterSpace::to_indices(const Config& config) const {
+  std::vector<int64_t> out;
+  for (const auto& p : params) {
+    const auto it = config.find(p.name);
+    if (it == config.end()) throw InputError("missing parameter " + quoted(p.name));
+    out.push_back(p.index_of(it->second));
+  }
+  return out;
+}
+
+Config ParameterSpace::from_indices(const std::vector<int64_t>& indices) const {
+  if (indices.size() != params.size()) {
+    throw std::invalid_argument("expected " + std::to_string(params.size()) + " indices, got " +
+                                std::to_string(indices.size()));
+  }
+  Config config;
+  for (size_t i = 0; i < params.size(); ++i) config[params[i].name] = params[i].value_at(indices[i]);
+  return config;
+}
+
+std::vector<Config> ParameterSpace::neighbours(const Config& config) const {
+  const std::vector<int64_t> at = to_indices(config);
+  std::vector<Config> out;
+  for (size_t i = 0; i < params.size(); ++i) {
+    std::vector<int64_t> moves;
+    if (params[i].kind == ParamKind::Enum) {
+      // Choices have no order: every other choice is one step away.
+      for (int64_t v = 0; v < params[i].count(); ++v) {
+        if (v != at[i]) moves.push_back(v);
+      }
+    } else {
+      if (at[i] > 0) moves.push_back(at[i] - 1);
+      if (at[i] + 1 < params[i].count()) moves.push_back(at[i] + 1);
+    }
+    for (int64_t v : moves) {
+      std::vector<int64_t> next = at;
+      next[i] = v;
+      Config candidate = from_indices(next);
+      if (valid(candidate)) out.push_back(std::move(candidate));
+    }
+  }
+  return out;
 }
 
 std::string ParameterSpace::violation(const Config& config) const {
@@ -252,6 +406,11 @@ std::string ParameterSpace::violation(const Config& config) const {
 // Odometer over the parameters in name order, values increasing: the result is sorted by
 // Config's own ordering, so it does not depend on the order the family declared them in.
 std::vector<Config> ParameterSpace::enumerate(size_t cap) const {
+  // Walking is linear in the nominal size, whatever the constraints keep.
+  if (nominal_size() > std::max(1e7, 100.0 * static_cast<double>(cap))) {
+    throw LimitError("the parameter space has " + std::to_string(nominal_size()) +
+                     " nominal points, too many to enumerate; sample it instead");
+  }
   std::vector<Config> out;
   walk(*this, sorted_names(*this), {}, [&](const Config& config) {
     if (!valid(config)) return true;
@@ -305,7 +464,7 @@ Config ParameterSpace::from_json(const nlohmann::json& j) const {
   return config;
 }
 
-nlohmann::json ParameterSpace::describe() const {
+nlohmann::json ParameterSpace::describe(double count_cap) const {
   nlohmann::json out;
   out["parameters"] = nlohmann::json::array();
   for (const auto& p : params) {
@@ -315,14 +474,23 @@ nlohmann::json ParameterSpace::describe() const {
       d["hi"] = p.hi;
     }
     if (p.kind == ParamKind::IntRange) d["step"] = p.step;
-    nlohmann::json values = nlohmann::json::array();
-    for (int64_t v : p.values()) values.push_back(p.value_to_json(v));
-    d["values"] = values;
+    d["count"] = p.count();
+    if (p.count() <= 256) {  // a long range is described by its bounds
+      nlohmann::json values = nlohmann::json::array();
+      for (int64_t v : p.values()) values.push_back(p.value_to_json(v));
+      d["values"] = values;
+    }
     out["parameters"].push_back(d);
   }
   out["constraints"] = nlohmann::json::array();
   for (const auto& c : constraints) out["constraints"].push_back(c.description);
+  out["hardware_constraints"] = nlohmann::json::array();
+  for (const auto& c : hardware_constraints) out["hardware_constraints"].push_back(c.description);
   out["nominal_size"] = nominal_size();
+  if (nominal_size() > count_cap) {
+    out["configurations"] = nullptr;
+    return out;
+  }
   size_t valid_count = 0;
   walk(*this, sorted_names(*this), {}, [&](const Config& config) {
     valid_count += valid(config) ? 1 : 0;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 
 #include "workload/input_error.h"
 
@@ -200,6 +201,129 @@ TEST(ParameterSpace, DescribeListsParametersAndConstraints) {
   EXPECT_EQ(d["constraints"], nlohmann::json::parse(R"(["flag needs size of 8 or more"])"));
   EXPECT_EQ(d["nominal_size"], 72.0);
   EXPECT_EQ(d["configurations"], toy_space().enumerate().size());
+}
+
+// 10^9 nominal points and more: three ranges of 1000, a power of two by exponent, an enum and a
+// bool; about half the points break the constraint. Nothing here may enumerate it.
+ParameterSpace huge_space() {
+  ParameterSpace s;
+  s.params = {Parameter::int_range("x", 0, 999), Parameter::int_range("y", 0, 999),
+              Parameter::int_range("z", 0, 1998, 2), Parameter::power_of_two("tile", 1, 1 << 20),
+              Parameter::enumeration("mode", {"a", "b", "c"}), Parameter::boolean("flag")};
+  s.constraints = {{"x must not exceed y", [](const Config& c) { return c.at("x") <= c.at("y"); }}};
+  return s;
+}
+
+TEST(Parameter, PositionsMatchValuesForEveryKind) {
+  for (const Parameter& p : {Parameter::int_range("n", 3, 11, 4), Parameter::int_range("m", -5, 5),
+                             Parameter::power_of_two("p", 3, 40), Parameter::power_of_two("q", 1, 1),
+                             Parameter::enumeration("e", {"a", "b", "c"}), Parameter::boolean("b")}) {
+    const std::vector<int64_t> values = p.values();
+    ASSERT_EQ(p.count(), static_cast<int64_t>(values.size())) << p.name;
+    for (size_t i = 0; i < values.size(); ++i) {
+      EXPECT_EQ(p.value_at(static_cast<int64_t>(i)), values[i]) << p.name;
+      EXPECT_EQ(p.index_of(values[i]), static_cast<int64_t>(i)) << p.name;
+    }
+    EXPECT_EQ(p.value_at(-3), values.front());
+    EXPECT_EQ(p.value_at(p.count() + 7), values.back());
+  }
+  EXPECT_EQ(Parameter::power_of_two("p", 1, int64_t{1} << 40).count(), 41);
+  EXPECT_EQ(Parameter::int_range("big", 0, 999999999).count(), 1000000000);
+}
+
+TEST(ParameterSpace, HugeSpaceIsSizedWithoutEnumerating) {
+  const ParameterSpace s = huge_space();
+  EXPECT_DOUBLE_EQ(s.nominal_size(), 1e9 * 21 * 3 * 2);
+  EXPECT_THROW(s.enumerate(), LimitError);  // refused at once, not after a walk of 10^11 points
+  const nlohmann::json d = s.describe();
+  EXPECT_TRUE(d["configurations"].is_null());
+  EXPECT_EQ(d["parameters"][0]["count"], 1000);
+  EXPECT_FALSE(d["parameters"][0].contains("values"));
+  EXPECT_EQ(d["parameters"][3]["values"].size(), 21u);
+}
+
+TEST(ParameterSpace, RandomValidSamplesTheHugeSpaceUniformly) {
+  const ParameterSpace s = huge_space();
+  SpaceRng rng(7);
+  std::set<std::string> distinct;
+  int low_x = 0, mode_c = 0;
+  const int n = 4000;
+  for (int i = 0; i < n; ++i) {
+    const Config c = s.random_valid(rng);
+    ASSERT_TRUE(s.valid(c)) << s.violation(c);
+    distinct.insert(s.canonical(c));
+    low_x += c.at("x") < 500;
+    mode_c += c.at("mode") == 2;
+  }
+  EXPECT_EQ(distinct.size(), static_cast<size_t>(n));
+  // Under x <= y, x is below 500 in 3/4 of the valid points; mode is unconstrained.
+  EXPECT_NEAR(low_x / double(n), 0.75, 0.03);
+  EXPECT_NEAR(mode_c / double(n), 1.0 / 3, 0.03);
+  SpaceRng first(7), second(7);
+  EXPECT_EQ(s.random_valid(first), s.random_valid(second));  // a seed fixes the draw
+}
+
+TEST(ParameterSpace, RandomValidGivesUpWithTheBlockingConstraint) {
+  ParameterSpace s = huge_space();
+  s.constraints.push_back({"x + y must be 1999 exactly", [](const Config& c) { return c.at("x") + c.at("y") == 1999; }});
+  SpaceRng rng(1);
+  try {
+    s.random_valid(rng, 2000);
+    FAIL() << "no LimitError";
+  } catch (const LimitError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("2000 random draws"), std::string::npos) << what;
+    EXPECT_NE(what.find("x + y must be 1999 exactly"), std::string::npos) << what;
+  }
+}
+
+TEST(ParameterSpace, IndicesRoundTripAndNeighboursStepOnePosition) {
+  const ParameterSpace s = huge_space();
+  const Config c = {{"x", 10}, {"y", 10}, {"z", 0}, {"tile", 1024}, {"mode", 1}, {"flag", 0}};
+  ASSERT_TRUE(s.valid(c));
+  EXPECT_EQ(s.to_indices(c), (std::vector<int64_t>{10, 10, 0, 10, 1, 0}));
+  EXPECT_EQ(s.from_indices(s.to_indices(c)), c);
+  const std::vector<Config> next = s.neighbours(c);
+  std::set<std::string> got;
+  for (const Config& n : next) {
+    EXPECT_TRUE(s.valid(n));
+    got.insert(s.canonical(n));
+  }
+  // x: 9 (11 breaks x <= y); y: 11 (9 breaks it); z: 2 (0 is its lowest); tile by exponent:
+  // 512, 2048; mode: the two other choices; flag: true.
+  EXPECT_EQ(got.size(), 8u);
+  auto with = [&](const std::string& name, int64_t v) {
+    Config n = c;
+    n[name] = v;
+    return s.canonical(n);
+  };
+  for (const auto& key : {with("x", 9), with("y", 11), with("z", 2), with("tile", 512),
+                          with("tile", 2048), with("mode", 0), with("mode", 2), with("flag", 1)}) {
+    EXPECT_TRUE(got.count(key)) << key;
+  }
+}
+
+TEST(ParameterSpace, HardwareViolationChecksDeviceLimitsThenFamilyRules) {
+  ParameterSpace s = toy_space();
+  s.hardware_constraints = {{"flag kernels must not spill past 128 registers",
+                             [](const Config& c, const KernelResources& r, const DeviceLimits&) {
+                               return c.at("flag") == 0 || r.registers_per_thread <= 128;
+                             }}};
+  const Config flagged = toy(0, 1, 1, 8);
+  KernelResources ok{64, 4096, 256};
+  EXPECT_EQ(s.hardware_violation(flagged, ok), "");
+  EXPECT_NE(s.hardware_violation(flagged, {64, 4096, 2048}).find("threads per block"), std::string::npos);
+  EXPECT_NE(s.hardware_violation(flagged, {256, 0, 32}).find("registers per thread"), std::string::npos);
+  // 129 registers round up to 136 per thread: 512 threads need 69632 > 65536.
+  EXPECT_NE(s.hardware_violation(toy(0, 1, 0, 8), {129, 0, 512}).find("registers of a block"), std::string::npos);
+  EXPECT_EQ(s.hardware_violation(toy(0, 1, 0, 8), {128, 0, 512}), "");
+  EXPECT_NE(s.hardware_violation(flagged, {64, 300000, 256}).find("shared memory"), std::string::npos);
+  DeviceLimits small;
+  small.shared_bytes_per_block = 49152;
+  EXPECT_NE(s.hardware_violation(flagged, {64, 65536, 256}, small).find("shared memory"), std::string::npos);
+  EXPECT_EQ(s.hardware_violation(flagged, {160, 0, 128}), "flag kernels must not spill past 128 registers");
+  EXPECT_EQ(s.hardware_violation(toy(0, 1, 0, 8), {160, 0, 128}), "");
+  EXPECT_EQ(s.describe()["hardware_constraints"][0], "flag kernels must not spill past 128 registers");
 }
 
 }  // namespace

@@ -1,0 +1,122 @@
+// Offline evaluation of the search strategies (issue 5 part 5): how many measurements each
+// needs to get within 3% of the exhaustive best, on every workload of a recorded ground truth,
+// over several seeds. Writes a markdown table and CSV curves (best so far / best vs
+// measurements). Usage (from the repository root):
+//   build/bin/search_offline_eval [--ground-truth bench/data/spmv_ground_truth_h200.json]
+//       [--family spmv] [--seeds 20] [--model-first 8] [--out bench/results/search_offline_eval]
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "kernels/kernel_family.h"
+#include "search/techniques/offline_eval.h"
+
+namespace {
+
+using namespace ktune;
+
+double quantile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  const double pos = q * static_cast<double>(v.size() - 1);
+  const size_t lo = static_cast<size_t>(std::floor(pos));
+  const size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
+}
+
+std::string fmt(double v, int digits = 1) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string truth_path = "bench/data/spmv_ground_truth_h200.json";
+  std::string family_name = "spmv";
+  std::string out = "bench/results/search_offline_eval";
+  size_t seeds = 20;
+  EvalOptions options;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i], value = argv[i + 1];
+    if (flag == "--ground-truth") truth_path = value;
+    else if (flag == "--family") family_name = value;
+    else if (flag == "--seeds") seeds = std::stoul(value);
+    else if (flag == "--model-first") options.model_first = std::stoul(value);
+    else if (flag == "--out") out = value;
+    else {
+      std::cerr << "unknown flag " << flag << "\n";
+      return 2;
+    }
+  }
+  const KernelFamily* family = find_family(family_name);
+  if (!family) {
+    std::cerr << "unknown family " << family_name << "\n";
+    return 2;
+  }
+  const ParameterSpace space = family->space();
+  const std::vector<GroundTruthCase> cases = load_ground_truth(truth_path, space);
+
+  // counts[strategy][case] = measurements to within tolerance, one per seed
+  std::map<std::string, std::map<std::string, std::vector<double>>> counts;
+  std::ofstream csv(out + "_curves.csv");
+  csv << "strategy,workload,dtype,measurements,median_ratio,p90_ratio\n";
+  for (Strategy s : all_strategies()) {
+    for (const auto& truth : cases) {
+      std::vector<std::vector<double>> curves;
+      for (uint64_t seed = 0; seed < seeds; ++seed) {
+        const EvalRun run = evaluate(s, truth, space, seed, options);
+        counts[strategy_name(s)][truth.label()].push_back(static_cast<double>(run.to_tolerance));
+        curves.push_back(run.best_ratio);
+      }
+      for (size_t m = 0; m < curves[0].size(); ++m) {
+        std::vector<double> at;
+        for (const auto& c : curves) at.push_back(c[std::min(m, c.size() - 1)]);
+        csv << strategy_name(s) << "," << truth.workload << "," << truth.dtype << "," << m + 1 << ","
+            << fmt(quantile(at, 0.5), 4) << "," << fmt(quantile(at, 0.9), 4) << "\n";
+      }
+    }
+  }
+
+  std::ostringstream md;
+  md << "# Search strategies, offline (" << truth_path << ")\n\n"
+     << "Measurements needed to get within " << fmt(options.tolerance * 100, 0)
+     << "% of the exhaustive best, " << cases.size() << " workload x dtype cases, " << seeds
+     << " seeds each (a simulated measurement is the recorded median). Model: the recorded "
+        "`predicted_us` (first cost model). model_top_k+ensemble measures the model's top "
+     << options.model_first << " first, then the AUC bandit (model as one more arm). "
+        "seed+ensemble seed: " << options.seed_label << ".\n\n"
+     << "| strategy | median | p90 | mean | max |\n|---|---|---|---|---|\n";
+  std::map<std::string, double> medians;
+  for (Strategy s : all_strategies()) {
+    std::vector<double> all;
+    for (const auto& [label, v] : counts[strategy_name(s)]) all.insert(all.end(), v.begin(), v.end());
+    double mean = 0;
+    for (double x : all) mean += x / static_cast<double>(all.size());
+    medians[strategy_name(s)] = quantile(all, 0.5);
+    md << "| " << strategy_name(s) << " | " << fmt(quantile(all, 0.5)) << " | " << fmt(quantile(all, 0.9)) << " | "
+       << fmt(mean) << " | " << fmt(*std::max_element(all.begin(), all.end()), 0) << " |\n";
+  }
+  md << "\nRatio ensemble / model_top_k+ensemble (medians): "
+     << fmt(medians["ensemble"] / medians["model_top_k+ensemble"], 2)
+     << "; ensemble / seed+ensemble: " << fmt(medians["ensemble"] / medians["seed+ensemble"], 2) << ".\n\n";
+  md << "Per case (median measurements over seeds):\n\n| case |";
+  for (Strategy s : all_strategies()) md << " " << strategy_name(s) << " |";
+  md << "\n|---|";
+  for (size_t i = 0; i < all_strategies().size(); ++i) md << "---|";
+  md << "\n";
+  for (const auto& truth : cases) {
+    md << "| " << truth.label() << " |";
+    for (Strategy s : all_strategies()) md << " " << fmt(quantile(counts[strategy_name(s)][truth.label()], 0.5)) << " |";
+    md << "\n";
+  }
+  std::ofstream(out + ".md") << md.str();
+  std::cout << md.str();
+  return 0;
+}

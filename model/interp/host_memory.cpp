@@ -1,0 +1,83 @@
+#include "model/interp/host_memory.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "workload/input_error.h"
+
+namespace ktune::interp {
+
+namespace {
+
+constexpr uint64_t kFirstBuffer = uint64_t{1} << 40;
+constexpr uint64_t kAlignment = 4096;
+constexpr uint64_t kGuardGap = 4096;
+
+// calloc gets large zeroed blocks from the OS lazily: an untouched output costs nothing.
+std::shared_ptr<std::byte> allocate(size_t bytes, bool poison) {
+  const size_t n = std::max<size_t>(bytes, 1);
+  void* p = poison ? std::malloc(n) : std::calloc(n, 1);
+  if (!p) throw std::bad_alloc();
+  if (poison) std::memset(p, 0xFF, n);
+  return std::shared_ptr<std::byte>(static_cast<std::byte*>(p), [](std::byte* q) { std::free(q); });
+}
+
+}  // namespace
+
+HostMemory::HostMemory(const LaunchPlan& plan, Fill fill) {
+  uint64_t next = kFirstBuffer;
+  for (const DeviceBuffer& b : plan.buffers) {
+    Segment s;
+    s.name = b.name;
+    s.base = next;
+    s.size = std::max<uint64_t>(b.size, b.bytes.size());
+    if (!b.bytes.empty() && b.bytes.size() == s.size) {
+      s.input = b.bytes;
+      s.data = reinterpret_cast<const std::byte*>(s.input.data());
+    } else {
+      const bool zero = fill == Fill::Zero || (plan.zero_output_first && b.name == plan.output);
+      s.owned = allocate(s.size, !zero && b.bytes.empty());
+      if (!b.bytes.empty()) std::memcpy(s.owned.get(), b.bytes.data(), b.bytes.size());
+      s.data = s.writable = s.owned.get();
+    }
+    next = (s.base + s.size + kGuardGap + kAlignment - 1) / kAlignment * kAlignment;
+    if (next >= kSharedWindow) throw LimitError("buffers too large for the interpreter's address space");
+    segments_.push_back(std::move(s));
+  }
+  if (segments_.empty()) segments_.push_back(Segment{});  // find() may always look at one
+}
+
+HostMemory::Segment* HostMemory::find_slow(uint64_t address, uint32_t size) {
+  for (size_t i = 0; i < segments_.size(); ++i) {
+    Segment& s = segments_[i];
+    if (address >= s.base && address + size <= s.base + s.size) {
+      last_ = i;
+      return &s;
+    }
+  }
+  return nullptr;
+}
+
+void HostMemory::make_writable(Segment& s) {
+  s.owned = allocate(s.size, false);
+  std::memcpy(s.owned.get(), s.data, s.size);
+  s.data = s.writable = s.owned.get();
+  s.input = HostBytes();
+}
+
+const HostMemory::Segment& HostMemory::segment(const std::string& name) const {
+  for (const Segment& s : segments_) {
+    if (s.name == name && !name.empty()) return s;
+  }
+  throw NotFoundError("launch plan has no buffer " + name);
+}
+
+uint64_t HostMemory::address_of(const std::string& buffer) const { return segment(buffer).base; }
+
+std::string_view HostMemory::bytes_of(const std::string& buffer) const {
+  const Segment& s = segment(buffer);
+  return {reinterpret_cast<const char*>(s.data), static_cast<size_t>(s.size)};
+}
+
+}  // namespace ktune::interp

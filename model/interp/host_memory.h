@@ -1,0 +1,79 @@
+#pragma once
+// The device memory of an interpreted launch, on the host: every buffer of a LaunchPlan at a
+// distinct, 4 KiB-aligned "device" address (so that 32-byte sector numbers are realistic and
+// buffers never share a sector), with a guard gap between buffers so that an overrun is an
+// error rather than a read of the neighbour. Inputs are read in place from their HostBytes
+// (no copy of a large matrix) and copied only if a kernel writes them; outputs and scratch
+// are allocated here.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernels/kernel_family.h"
+
+namespace ktune::interp {
+
+// Generic addresses of the shared-memory window (cvta.shared adds this); global buffers lie
+// far below it.
+inline constexpr uint64_t kSharedWindow = uint64_t{1} << 48;
+inline constexpr uint64_t kSharedWindowSize = uint64_t{1} << 32;
+
+class HostMemory {
+ public:
+  // What output and scratch buffers hold before the launch. Poison (all bytes 0xFF, a NaN in
+  // f32 and f64) makes any element a kernel forgets to write fail a comparison, as the GPU
+  // measurement does; Zero is cheaper for large sampled runs. Plans with zero_output_first
+  // get zeros either way, as the launcher would give them.
+  enum class Fill { Zero, Poison };
+
+  explicit HostMemory(const LaunchPlan& plan, Fill fill = Fill::Zero);
+  HostMemory(const HostMemory&) = delete;
+  HostMemory& operator=(const HostMemory&) = delete;
+  HostMemory(HostMemory&&) = default;
+  HostMemory& operator=(HostMemory&&) = default;
+
+  // Throws NotFoundError for an unknown buffer.
+  uint64_t address_of(const std::string& buffer) const;
+  std::string_view bytes_of(const std::string& buffer) const;
+
+  // The host bytes behind [address, address + size), or nullptr when that range is not
+  // inside one buffer. Hot path: remembers the last buffer hit.
+  const std::byte* read(uint64_t address, uint32_t size) {
+    Segment* s = find(address, size);
+    return s ? s->data + (address - s->base) : nullptr;
+  }
+  std::byte* write(uint64_t address, uint32_t size) {
+    Segment* s = find(address, size);
+    if (!s) return nullptr;
+    if (!s->writable) make_writable(*s);
+    return s->writable + (address - s->base);
+  }
+
+ private:
+  struct Segment {
+    std::string name;
+    uint64_t base = 0;
+    uint64_t size = 0;
+    const std::byte* data = nullptr;  // what reads see
+    std::byte* writable = nullptr;    // == data once owned
+    HostBytes input;                  // keeps an input's bytes alive
+    std::shared_ptr<std::byte> owned;
+  };
+
+  Segment* find(uint64_t address, uint32_t size) {
+    Segment* s = &segments_[last_];
+    if (address >= s->base && address + size <= s->base + s->size) return s;
+    return find_slow(address, size);
+  }
+  Segment* find_slow(uint64_t address, uint32_t size);
+  void make_writable(Segment& s);
+  const Segment& segment(const std::string& name) const;
+
+  std::vector<Segment> segments_;
+  size_t last_ = 0;
+};
+
+}  // namespace ktune::interp

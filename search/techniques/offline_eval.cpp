@@ -1,0 +1,126 @@
+#include "search/techniques/offline_eval.h"
+
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "search/techniques/drive.h"
+#include "search/techniques/ensemble.h"
+#include "search/techniques/random_search.h"
+
+namespace ktune {
+
+namespace {
+
+const double kInf = std::numeric_limits<double>::infinity();
+
+double lookup(const std::map<std::string, double>& m, const std::string& key, const std::string& what) {
+  const auto it = m.find(key);
+  if (it == m.end()) throw std::runtime_error("ground truth has no " + what + " for " + key);
+  return it->second;
+}
+
+}  // namespace
+
+std::vector<GroundTruthCase> load_ground_truth(const std::string& path, const ParameterSpace& space) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read ground truth " + path);
+  const nlohmann::json j = nlohmann::json::parse(in);
+  std::map<std::string, bool> valid_keys;
+  for (const auto& c : space.enumerate()) valid_keys[space.canonical(c)] = true;
+
+  std::vector<GroundTruthCase> out;
+  for (const auto& w : j.at("workloads")) {
+    GroundTruthCase t;
+    t.workload = w.at("workload").get<std::string>();
+    t.dtype = w.at("dtype").get<std::string>();
+    t.best_us = kInf;
+    for (const auto& c : w.at("configs")) {
+      const std::string key = c.at("config").get<std::string>();
+      if (!valid_keys.count(key)) throw std::runtime_error(t.label() + ": " + key + " is not a valid configuration");
+      const auto& m = c.at("measurement");
+      const double us = m.at("status").get<std::string>() == "ok" ? m.at("median_us").get<double>() : kInf;
+      t.time_us[key] = us;
+      t.predicted_us[key] = c.at("predicted_us").get<double>();
+      t.best_us = std::min(t.best_us, us);
+    }
+    if (t.time_us.size() != valid_keys.size()) {
+      throw std::runtime_error(t.label() + ": " + std::to_string(t.time_us.size()) + " configurations recorded, the space has " +
+                               std::to_string(valid_keys.size()));
+    }
+    if (!(t.best_us < kInf)) throw std::runtime_error(t.label() + ": no configuration succeeded");
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+const std::vector<Strategy>& all_strategies() {
+  static const std::vector<Strategy> all = {Strategy::Random, Strategy::Ensemble, Strategy::ModelTopKEnsemble,
+                                            Strategy::SeedEnsemble};
+  return all;
+}
+
+std::string strategy_name(Strategy s) {
+  switch (s) {
+    case Strategy::Random:
+      return "random";
+    case Strategy::Ensemble:
+      return "ensemble";
+    case Strategy::ModelTopKEnsemble:
+      return "model_top_k+ensemble";
+    case Strategy::SeedEnsemble:
+      return "seed+ensemble";
+  }
+  return "unknown";
+}
+
+Config best_predicted(const GroundTruthCase& truth, const ParameterSpace& space) {
+  const std::string* best = nullptr;
+  for (const auto& [key, us] : truth.predicted_us)  // map order: ties go to the smaller key
+    if (!best || us < truth.predicted_us.at(*best)) best = &key;
+  for (const auto& c : space.enumerate())
+    if (space.canonical(c) == *best) return c;
+  throw std::runtime_error("no configuration " + *best);
+}
+
+EvalRun evaluate(Strategy strategy, const GroundTruthCase& truth, const ParameterSpace& space, uint64_t seed,
+                 const EvalOptions& options) {
+  const PredictFn model = [&](const Config& c) { return lookup(truth.predicted_us, space.canonical(c), "prediction"); };
+  std::unique_ptr<Technique> technique;
+  EnsembleOptions ensemble;
+  switch (strategy) {
+    case Strategy::Random:
+      technique = std::make_unique<RandomSearch>();
+      break;
+    case Strategy::Ensemble:
+      technique = make_ensemble(ensemble);
+      break;
+    case Strategy::ModelTopKEnsemble:
+      ensemble.model = model;
+      ensemble.model_first = options.model_first;
+      technique = make_ensemble(ensemble);
+      break;
+    case Strategy::SeedEnsemble:
+      ensemble.seed = options.seed ? options.seed(truth, space) : best_predicted(truth, space);
+      technique = make_ensemble(ensemble);
+      break;
+  }
+  ResultsStore results(space);
+  Rng rng(seed);
+  const MeasureFn measure = [&](const Config& c) { return lookup(truth.time_us, space.canonical(c), "measurement"); };
+  drive(*technique, results, rng, measure, std::numeric_limits<size_t>::max());
+
+  EvalRun run;
+  double best = kInf;
+  for (const auto& o : results.history()) {
+    run.sequence.push_back(o.key);
+    run.proposers.push_back(o.technique);
+    best = std::min(best, o.time_us);
+    run.best_ratio.push_back(best / truth.best_us);
+    if (!run.to_tolerance && best <= truth.best_us * (1.0 + options.tolerance)) run.to_tolerance = run.sequence.size();
+  }
+  return run;
+}
+
+}  // namespace ktune

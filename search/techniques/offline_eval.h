@@ -1,0 +1,56 @@
+#pragma once
+// Offline evaluation of the search strategies (issue 5 part 5) against recorded ground truth:
+// every configuration of a family measured on a set of workloads. A simulated measurement is
+// a look-up of the recorded median, so a strategy's cost is the number of measurements it
+// needs to get within a tolerance of the exhaustive best; no GPU is involved.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kernels/parameter_space.h"
+
+namespace ktune {
+
+struct GroundTruthCase {
+  std::string workload;
+  std::string dtype;
+  std::map<std::string, double> time_us;       // canonical key -> median; infinity when failed
+  std::map<std::string, double> predicted_us;  // canonical key -> recorded model prediction
+  double best_us = 0;                          // the exhaustive best
+  std::string label() const { return workload + "/" + dtype; }
+};
+
+// Reads bench/data/<family>_ground_truth_*.json; every config string must be a valid
+// configuration of `space` and every valid configuration must be present (throws otherwise).
+std::vector<GroundTruthCase> load_ground_truth(const std::string& path, const ParameterSpace& space);
+
+enum class Strategy { Random, Ensemble, ModelTopKEnsemble, SeedEnsemble };
+const std::vector<Strategy>& all_strategies();
+std::string strategy_name(Strategy s);
+
+struct EvalOptions {
+  double tolerance = 0.03;  // within 3% of the exhaustive best
+  size_t model_first = 8;   // the model's top k before the bandit (ModelTopKEnsemble)
+  // The seed of SeedEnsemble. Until the SAAKE walk lands: the model's best prediction.
+  std::function<Config(const GroundTruthCase&, const ParameterSpace&)> seed;
+  std::string seed_label = "model's best prediction (stand-in for the SAAKE walk)";
+};
+
+struct EvalRun {
+  std::vector<std::string> sequence;     // canonical keys in measurement order
+  std::vector<std::string> proposers;    // who proposed each
+  std::vector<double> best_ratio;        // best so far / exhaustive best after each measurement
+  size_t to_tolerance = 0;               // measurements to within tolerance; 0 when never
+};
+
+// One strategy on one case with one seed, until every valid configuration is measured.
+EvalRun evaluate(Strategy strategy, const GroundTruthCase& truth, const ParameterSpace& space,
+                 uint64_t seed, const EvalOptions& options);
+
+// The model's best-predicted configuration (ties by canonical key).
+Config best_predicted(const GroundTruthCase& truth, const ParameterSpace& space);
+
+}  // namespace ktune

@@ -1,0 +1,118 @@
+// CI's check of every SpMV device kernel without a GPU: the PTX interpreter runs each
+// configuration's launch plan (fp32 and fp64) on small matrices with empty rows, a very long
+// row and random structure, and its y must pass the same verification as a GPU run
+// (gpu/measure_verification.h) against the CPU reference.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+
+#include "gpu/measure_verification.h"
+#include "model/interp/interpreter.h"
+#include "model/ptx/ptx_parser.h"
+#include "tests/kernels/random_csr.h"
+#include "tests/ptx/spmv_ptx_corpus.h"
+
+namespace ktune::interp {
+namespace {
+
+using testing_support::random_csr;
+using testing_support::spmv_ptx_corpus;
+
+Workload workload_of(CsrF64 m) {
+  Workload w;
+  w.matrix = std::move(m);
+  return w;
+}
+
+// Mostly short rows (a third empty), one row of `long_length` random columns in the middle.
+CsrF64 matrix_with_long_row(int32_t rows, int32_t cols, int32_t long_length, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int32_t> short_length(0, 2);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  CsrF64 a;
+  a.rows = rows;
+  a.cols = cols;
+  a.row_ptr.push_back(0);
+  for (int32_t r = 0; r < rows; ++r) {
+    const int32_t length = r == rows / 2 ? long_length : short_length(rng) * 3;
+    const int32_t stride = std::max(1, cols / std::max(length, 1));
+    for (int32_t k = 0; k < length; ++k) {
+      a.col_idx.push_back((k * stride + r) % cols);
+      a.values.push_back(value(rng));
+    }
+    std::sort(a.col_idx.end() - length, a.col_idx.end());
+    a.row_ptr.push_back(static_cast<int32_t>(a.col_idx.size()));
+  }
+  return a;
+}
+
+std::vector<int32_t> row_lengths(const CsrF64& a) {
+  std::vector<int32_t> n(a.rows);
+  for (int32_t r = 0; r < a.rows; ++r) n[r] = std::max(1, a.row_ptr[r + 1] - a.row_ptr[r]);
+  return n;
+}
+
+std::string as_bytes(const std::vector<double>& y, Dtype dtype) {
+  std::string bytes(y.size() * dtype_size(dtype), '\0');
+  for (size_t i = 0; i < y.size(); ++i) {
+    if (dtype == Dtype::F32) {
+      const float v = static_cast<float>(y[i]);
+      std::memcpy(&bytes[i * 4], &v, 4);
+    } else {
+      std::memcpy(&bytes[i * 8], &y[i], 8);
+    }
+  }
+  return bytes;
+}
+
+TEST(SpmvInterp, EveryConfigurationComputesTheReference) {
+  const SpmvFamily family;
+  const std::vector<std::pair<std::string, Workload>> workloads = {
+      {"long row", workload_of(matrix_with_long_row(301, 24000, 20000, 7))},
+      {"random", workload_of(random_csr(700, 500, 12, 11))},
+      {"all empty", workload_of(random_csr(37, 20, 0, 3))},
+  };
+  std::vector<std::vector<double>> references;
+  for (const auto& [name, w] : workloads) references.push_back(family.reference(w));
+  int checked = 0;
+  for (const auto& item : spmv_ptx_corpus()) {
+    const ptx::PtxModule module = ptx::parse_ptx(item.ptx);
+    for (size_t i = 0; i < workloads.size(); ++i) {
+      SCOPED_TRACE(item.name + " on " + workloads[i].first);
+      const Workload& w = workloads[i].second;
+      const LaunchPlan plan = family.prepare(w, item.config, item.dtype);
+      std::vector<double> y;
+      ASSERT_NO_THROW(y = compute_output(module, plan, item.dtype));
+      const VerificationResult v =
+          verify_output(as_bytes(y, item.dtype), item.dtype, references[i], row_lengths(w.matrix));
+      EXPECT_TRUE(v.ok) << v.message;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 202 * 3);
+}
+
+// The check has teeth: a kernel that drops the last nonzero of every row fails it.
+TEST(SpmvInterp, AWrongKernelFailsTheCheck) {
+  const SpmvFamily family;
+  const auto& item = spmv_ptx_corpus().front();  // a row-schedule configuration
+  ASSERT_EQ(item.entry, "spmv_row");
+  const Workload w = workload_of(random_csr(300, 200, 10, 5));
+  LaunchPlan plan = family.prepare(w, item.config, item.dtype);
+  // Shift row_ptr's view by one element: row r then reads [row_ptr[r+1], row_ptr[r+2]).
+  std::vector<int32_t> shifted(w.matrix.row_ptr.begin() + 1, w.matrix.row_ptr.end());
+  shifted.push_back(shifted.back());
+  std::vector<std::byte> bytes(shifted.size() * 4);
+  std::memcpy(bytes.data(), shifted.data(), bytes.size());
+  for (DeviceBuffer& b : plan.buffers) {
+    if (b.name == "row_ptr") b.bytes = HostBytes(std::move(bytes));
+  }
+  const std::vector<double> y = compute_output(ptx::parse_ptx(item.ptx), plan, item.dtype);
+  const VerificationResult v =
+      verify_output(as_bytes(y, item.dtype), item.dtype, family.reference(w), row_lengths(w.matrix));
+  EXPECT_FALSE(v.ok);
+}
+
+}  // namespace
+}  // namespace ktune::interp

@@ -1,0 +1,96 @@
+// A reduced offline evaluation (two seeds) against the recorded SpMV ground truth, checking
+// properties rather than numbers: every strategy reaches the exhaustive best, proposes only
+// valid configurations and never one twice, repeats itself for a seed, and model top-k with a
+// perfect model needs a single measurement.
+#include "search/techniques/offline_eval.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <set>
+
+#include "kernels/kernel_family.h"
+
+namespace ktune {
+namespace {
+
+class OfflineEval : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    space_ = new ParameterSpace(find_family("spmv")->space());
+    cases_ = new std::vector<GroundTruthCase>(
+        load_ground_truth(std::string(KTUNE_SOURCE_DIR) + "/bench/data/spmv_ground_truth_h200.json", *space_));
+  }
+  static void TearDownTestSuite() {
+    delete cases_;
+    delete space_;
+  }
+  static ParameterSpace* space_;
+  static std::vector<GroundTruthCase>* cases_;
+};
+
+ParameterSpace* OfflineEval::space_ = nullptr;
+std::vector<GroundTruthCase>* OfflineEval::cases_ = nullptr;
+
+TEST_F(OfflineEval, GroundTruthCoversTheWholeSpace) {
+  ASSERT_EQ(cases_->size(), 22u);
+  for (const auto& c : *cases_) {
+    EXPECT_EQ(c.time_us.size(), space_->enumerate().size()) << c.label();
+    EXPECT_GT(c.best_us, 0) << c.label();
+  }
+}
+
+TEST_F(OfflineEval, EveryStrategyReachesTheBestWithoutRepeatsOrInvalidConfigurations) {
+  const size_t valid = space_->enumerate().size();
+  for (Strategy s : all_strategies()) {
+    for (const auto& truth : *cases_) {
+      for (uint64_t seed = 0; seed < 2; ++seed) {
+        const EvalRun run = evaluate(s, truth, *space_, seed, {});
+        const std::string what = strategy_name(s) + " " + truth.label() + " seed " + std::to_string(seed);
+        ASSERT_EQ(run.sequence.size(), valid) << what;  // stops short on a repeat or running dry
+        EXPECT_EQ(std::set<std::string>(run.sequence.begin(), run.sequence.end()).size(), valid) << what;
+        for (const auto& key : run.sequence) EXPECT_TRUE(truth.time_us.count(key)) << what << ": " << key;
+        EXPECT_DOUBLE_EQ(run.best_ratio.back(), 1.0) << what;
+        EXPECT_GE(run.to_tolerance, 1u) << what;
+        EXPECT_LE(run.best_ratio[run.to_tolerance - 1], 1.03) << what;
+        if (run.to_tolerance > 1) {
+          EXPECT_GT(run.best_ratio[run.to_tolerance - 2], 1.03) << what;
+        }
+      }
+    }
+  }
+}
+
+TEST_F(OfflineEval, SameSeedSameSequenceOtherSeedOtherSequence) {
+  const GroundTruthCase& truth = cases_->front();
+  for (Strategy s : all_strategies()) {
+    const EvalRun a = evaluate(s, truth, *space_, 5, {});
+    EXPECT_EQ(evaluate(s, truth, *space_, 5, {}).sequence, a.sequence) << strategy_name(s);
+    EXPECT_EQ(evaluate(s, truth, *space_, 5, {}).proposers, a.proposers) << strategy_name(s);
+    EXPECT_NE(evaluate(s, truth, *space_, 6, {}).sequence, a.sequence) << strategy_name(s);
+  }
+}
+
+TEST_F(OfflineEval, APerfectModelNeedsOneMeasurement) {
+  for (GroundTruthCase truth : *cases_) {
+    for (auto& [key, predicted] : truth.predicted_us) predicted = truth.time_us.at(key);  // the model is the truth
+    for (uint64_t seed = 0; seed < 2; ++seed) {
+      const EvalRun run = evaluate(Strategy::ModelTopKEnsemble, truth, *space_, seed, {});
+      EXPECT_EQ(run.to_tolerance, 1u) << truth.label();
+      EXPECT_DOUBLE_EQ(truth.time_us.at(run.sequence.front()), truth.best_us) << truth.label();
+      EXPECT_EQ(run.proposers.front(), "model_top_k");
+    }
+  }
+}
+
+TEST_F(OfflineEval, TheSeedIsMeasuredFirst) {
+  EvalOptions options;
+  const Config chosen = space_->enumerate().back();
+  options.seed = [&](const GroundTruthCase&, const ParameterSpace&) { return chosen; };
+  const EvalRun run = evaluate(Strategy::SeedEnsemble, cases_->front(), *space_, 0, options);
+  EXPECT_EQ(run.sequence.front(), space_->canonical(chosen));
+  EXPECT_EQ(run.proposers.front(), "seed");
+}
+
+}  // namespace
+}  // namespace ktune
