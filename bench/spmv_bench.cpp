@@ -13,8 +13,8 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "bench_workloads.h"
 #include "exhaustive_tuner.h"
-#include "workload/generators.h"
 #include "workload/matrix_market.h"
 
 namespace fs = std::filesystem;
@@ -70,14 +70,8 @@ std::vector<NamedWorkload> workloads(const Options& o) {
     }
   }
   if (o.large) {
-    auto add = [&](const std::string& name, WorkloadKind kind, auto make) {
-      if (o.only.empty() || o.only == name) out.push_back({name, "generated", {kind, make()}});
-    };
-    add("laplace2d_4096", WorkloadKind::SparseMatrix, [] { return generate_stencil_2d(4096); });
-    add("rmat22_ef16", WorkloadKind::Graph, [] { return generate_rmat(22, 16, 1); });
-    add("uniform_4M_x8", WorkloadKind::SparseMatrix, [] { return generate_uniform(1 << 22, 1 << 22, 8, 1); });
-    add("banded_2M_bw8", WorkloadKind::SparseMatrix, [] { return generate_banded(1 << 21, 8, 1); });
-    add("stencil3d_80_x3x3", WorkloadKind::SparseMatrix, [] { return block_expand(generate_stencil_3d(80), 3, 1); });
+    for (const bench::GeneratedWorkload& g : bench::large_workloads())
+      if (o.only.empty() || o.only == g.name) out.push_back({g.name, "generated", {g.kind, g.make()}});
   }
   return out;
 }

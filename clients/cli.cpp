@@ -161,6 +161,12 @@ int run_kernels(KtuneClient& client, const CliArgs& args, CliIo& io) {
   return kExitSuccess;
 }
 
+int run_calibrate(KtuneClient& client, const CliArgs& args, CliIo& io) {
+  const json device = client.calibrate(args.device.value_or("this"));
+  print(io, args, device, summarize_calibration(device));
+  return kExitSuccess;
+}
+
 int dispatch(KtuneClient& client, const CliArgs& args, CliIo& io) {
   switch (args.command) {
     case Command::Upload: return run_upload(client, args, io);
@@ -170,6 +176,7 @@ int dispatch(KtuneClient& client, const CliArgs& args, CliIo& io) {
     case Command::Lookup: return run_lookup(client, args, io);
     case Command::Report: return run_report(client, args, io);
     case Command::Kernels: return run_kernels(client, args, io);
+    case Command::Calibrate: return run_calibrate(client, args, io);
     case Command::Help: break;
   }
   io.out << usage_text();

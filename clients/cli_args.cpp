@@ -23,6 +23,7 @@ const std::map<std::string, CommandSpec>& command_specs() {
       {"lookup", {Command::Lookup, {"--signature", "--kernel", "--dtype", "--device", "--json"}}},
       {"report", {Command::Report, {"--json"}}},
       {"kernels", {Command::Kernels, {"--json"}}},
+      {"calibrate", {Command::Calibrate, {"--device", "--json"}}},
   };
   return specs;
 }
@@ -109,6 +110,7 @@ void check_command(CliArgs& args, const std::string& name,
       break;
     case Command::Report:
     case Command::Kernels:
+    case Command::Calibrate:
     case Command::Help:
       expect_positionals(positionals, 0, name);
       break;
@@ -210,6 +212,8 @@ commands:
        [--kernel K] [--dtype D] [--device FINGERPRINT]
   report                        the table of tuned results
   kernels                       the kernel families and their parameter spaces
+  calibrate [--device ID]       time the emulator's microbenchmarks on the daemon's GPU (about a
+                                minute) and store its resource table; ID defaults to "this"
 
 options:
   --server HOST:PORT            the daemon to talk to

@@ -10,7 +10,7 @@
 
 namespace ktune {
 
-enum class Command { Help, Upload, Tune, Job, Cancel, Lookup, Report, Kernels };
+enum class Command { Help, Upload, Tune, Job, Cancel, Lookup, Report, Kernels, Calibrate };
 
 struct ServerAddress {
   std::string host;
@@ -26,7 +26,7 @@ struct CliArgs {
   std::string job_id;                       // job, cancel
   std::string kernel = "spmv";
   std::string dtype = "f32";
-  std::optional<std::string> device;  // lookup --device: another device's fingerprint
+  std::optional<std::string> device;  // lookup --device: another device's fingerprint; calibrate --device: an id
   std::optional<long> budget;         // tune --budget: measurements
   bool wait = false;
   bool json = false;

@@ -19,6 +19,8 @@ constexpr time_t kConnectTimeoutSeconds = 5;
 constexpr time_t kReadTimeoutSeconds = 60;
 // With "wait": true the daemon holds the request open for up to wait_seconds (default 600).
 constexpr time_t kTuneReadTimeoutSeconds = 660;
+// The calibration suite runs synchronously on the daemon's GPU.
+constexpr time_t kCalibrateReadTimeoutSeconds = 900;
 
 httplib::Client connect(const std::string& host, int port, time_t read_timeout_seconds) {
   httplib::Client client(host, port);
@@ -125,6 +127,11 @@ json KtuneClient::upload_matrix(const std::string& path) {
 json KtuneClient::tune(const json& request) {
   auto client = connect(host_, port_, kTuneReadTimeoutSeconds);
   return checked_json(client.Post("/v1/tune", request.dump(), "application/json"), *this);
+}
+
+json KtuneClient::calibrate(const std::string& device) {
+  auto client = connect(host_, port_, kCalibrateReadTimeoutSeconds);
+  return checked_json(client.Post("/v1/devices/" + path_segment(device) + "/calibrate", "", "application/json"), *this);
 }
 
 json KtuneClient::job(const std::string& id) {

@@ -43,6 +43,8 @@ class KtuneClient {
   std::string report_text();
   nlohmann::json report();
   nlohmann::json kernels();
+  // POST /v1/devices/{device}/calibrate: synchronous, so it waits up to 15 minutes.
+  nlohmann::json calibrate(const std::string& device = "this");
   bool healthy();
 
   const std::string& host() const { return host_; }

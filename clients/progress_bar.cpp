@@ -30,7 +30,25 @@ std::string best_text(const JobProgress& p) {
   char text[64];
   std::snprintf(text, sizeof text, "best %.2f us %s", *p.best_us,
                 p.best_measured ? "measured" : "predicted");
+  return std::string(text) + (p.best_config.empty() ? "" : " (" + p.best_config + ")");
+}
+
+// "eta 45s", "eta 2m05s"; nothing while unknown or once finished.
+std::string eta_text(const JobProgress& p) {
+  if (!p.eta_s || *p.eta_s <= 0 || is_finished_state(p.state)) return "";
+  const long s = static_cast<long>(*p.eta_s + 0.5);
+  char text[48];
+  if (s < 60) {
+    std::snprintf(text, sizeof text, "eta %lds", s);
+  } else {
+    std::snprintf(text, sizeof text, "eta %ldm%02lds", s / 60, s % 60);
+  }
   return text;
+}
+
+std::string text_field(const json& object, const char* key) {
+  if (!object.is_object() || !object.contains(key) || !object[key].is_string()) return "";
+  return object[key].get<std::string>();
 }
 
 }  // namespace
@@ -43,6 +61,8 @@ JobProgress job_progress(const json& job) {
   if (job.is_object() && job.contains("progress")) {
     p.done = count_field(job["progress"], "done");
     p.planned = count_field(job["progress"], "planned");
+    p.best_config = text_field(job["progress"], "best_config");
+    p.eta_s = time_field(job["progress"], "eta_s");
   }
   if (job.is_object() && job.contains("best")) {
     const json& best = job["best"];
@@ -53,6 +73,7 @@ JobProgress job_progress(const json& job) {
       p.best_us = time_field(best, "predicted_us");
     }
   }
+  if (!p.best_us && job.is_object() && job.contains("progress")) p.best_us = time_field(job["progress"], "best_us");
   return p;
 }
 
@@ -66,6 +87,8 @@ std::string render_progress_bar(const JobProgress& p, int width) {
                      std::string(static_cast<size_t>(cells - filled), '.') + counts;
   const std::string best = best_text(p);
   if (!best.empty()) line += "  " + best;
+  const std::string eta = eta_text(p);
+  if (!eta.empty()) line += "  " + eta;
   return line + "  " + p.state;
 }
 
@@ -74,6 +97,8 @@ std::string render_progress_line(const JobProgress& p) {
                      std::to_string(std::max(p.planned, 0L)) + " done";
   const std::string best = best_text(p);
   if (!best.empty()) line += ", " + best;
+  const std::string eta = eta_text(p);
+  if (!eta.empty()) line += ", " + eta;
   return line;
 }
 

@@ -111,3 +111,28 @@ std::string summarize_kernels(const json& kernels) {
 }
 
 }  // namespace ktune
+
+namespace ktune {
+
+std::string summarize_calibration(const json& device) {
+  const json calibration = device.is_object() && device.contains("calibration") ? device["calibration"] : json();
+  std::string text = "device " + field(device, "id") + " " + field(device, "name") + ": ";
+  if (!calibration.is_object()) return text + "not calibrated\n";
+  text += "calibrated " + field(calibration, "created_at") + " at " + field(calibration, "clock_ghz") + " GHz\n";
+  text += padded("resource", 10) + padded("latency", 12) + "gap (cycles)\n";
+  if (!calibration.contains("resources") || !calibration["resources"].is_object()) return text;
+  for (const auto& [name, r] : calibration["resources"].items()) {
+    char row[64];
+    const bool numbers = r.is_object() && r.contains("latency") && r["latency"].is_number() && r.contains("gap") &&
+                         r["gap"].is_number();
+    if (numbers)
+      std::snprintf(row, sizeof row, "%-10s%-12.2f%.3f\n", name.c_str(), r["latency"].get<double>(), r["gap"].get<double>());
+    else
+      std::snprintf(row, sizeof row, "%-10s-           -\n", name.c_str());
+    text += row;
+  }
+  if (device.contains("applies")) text += field(device, "applies") + "\n";
+  return text;
+}
+
+}  // namespace ktune

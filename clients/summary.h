@@ -11,5 +11,6 @@ std::string summarize_tune_answer(const nlohmann::json& answer);
 std::string summarize_upload(const nlohmann::json& upload);
 std::string summarize_job(const nlohmann::json& job);
 std::string summarize_kernels(const nlohmann::json& kernels);
+std::string summarize_calibration(const nlohmann::json& device);
 
 }  // namespace ktune

@@ -4,7 +4,9 @@
 // inputs it needs and the launches that run it; it also owns the CPU reference answer.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -67,6 +69,22 @@ struct WorkEstimate {
   int32_t launches = 1;
 };
 
+// A canonical direction of the model-driven walk (SAAKE, digest-000 §2.9): thread-block
+// reshaping, thread or block coarsening, unrolling. `step` takes one unit (factor-2) step
+// from a configuration, or says nothing when that leaves the space.
+struct CanonicalDirection {
+  std::string name;  // e.g. "block"
+  std::string kind;  // "reshape" | "coarsen" | "unroll"
+  std::function<std::optional<Config>(const Config&)> step;
+};
+
+// Where the walk starts (one "initial kernel" per discrete choice the directions do not
+// cross, e.g. one per SpMV schedule) and the directions it moves along.
+struct CanonicalMoves {
+  std::vector<Config> starts;
+  std::vector<CanonicalDirection> directions;
+};
+
 class KernelFamily {
  public:
   virtual ~KernelFamily() = default;
@@ -91,6 +109,8 @@ class KernelFamily {
   virtual WorkEstimate estimate(const Workload& w, const Config& config, Dtype dtype) const = 0;
   virtual double flops(const Workload& w) const = 0;
   virtual double min_bytes(const Workload& w, Dtype dtype) const = 0;
+  // The model-driven walk's moves; a family without any is simply not walked.
+  virtual CanonicalMoves canonical_moves() const { return {}; }
 };
 
 // All families known to this build, and lookup by name (nullptr when unknown).

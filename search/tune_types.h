@@ -1,6 +1,7 @@
 #pragma once
 // What a tuning run is asked for and what it reports, independent of HTTP and storage.
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -17,6 +18,7 @@ struct TuneBudget {
   int measurements = 200;   // configurations timed on the GPU at most
   int model_compiles = 8;   // configurations compiled to refine the model-only ranking
   double seconds = 300;     // wall-clock cap of the whole run
+  int patience = 16;        // converged: this many measurements without beating the best by more than its noise
 };
 
 struct TuneRequest {
@@ -24,6 +26,9 @@ struct TuneRequest {
   Dtype dtype = Dtype::F32;
   TuneBudget budget;
   bool hot = false;  // time with a warm L2 instead of flushing it
+  // Stop once the best is this many times faster than the vendor baseline (when there is one).
+  std::optional<double> target_speedup;
+  uint64_t seed = 1;  // the search's random seed: with the measurement history, its whole state
 };
 
 // One configuration's journey: compiled, predicted, perhaps measured.
@@ -47,6 +52,22 @@ struct TuneOutcome {
   std::vector<VendorTiming> vendor;
   bool measured = false;                 // best is a measured winner, not a prediction
   int candidates_considered = 0;
+  int measurements = 0;                  // candidates the search measured (or replayed)
+  std::string stop_reason;               // "budget", "seconds", "converged", "target", "exhausted", "cancelled"
+  std::vector<CandidateOutcome> finalists;  // re-measured interleaved, fastest first
+};
+
+// Where a running tune stands, for progress displays.
+struct TuneProgress {
+  std::string phase;           // "search", "finalists", "done"
+  int measured = 0;            // candidates done, replayed ones included
+  int planned = 0;             // candidates the budget allows, finalist re-measurements included
+  std::optional<double> best_us;
+  std::string best_config;     // its canonical key
+  std::optional<double> vendor_us;  // the fastest vendor baseline
+  double elapsed_s = 0;
+  std::optional<double> eta_s;      // from the mean time per new measurement so far
+  std::string stop_reason;          // set once the search stopped
 };
 
 // Hooks the tuner calls while it runs: persistence, progress, cancellation and resume.
@@ -58,6 +79,8 @@ class TuneObserver {
   virtual bool cancelled() = 0;
   // A measurement this job already committed before a restart; the tuner reuses it.
   virtual std::optional<Measurement> previous_measurement(const std::string& config_key) = 0;
+  // Where the search stands, after every candidate; persisted for GET /v1/jobs/{id}.
+  virtual void progress(const TuneProgress&) {}
 };
 
 }  // namespace ktune

@@ -4,23 +4,15 @@
 #include <chrono>
 #include <future>
 
+#include "search/first_model_oracle.h"
+#include "search/gpu_backend.h"
+#include "search/saake_walk.h"
+#include "search/technique_factory.h"
+#include "search/tuning_loop.h"
 #include "workload/input_error.h"
 
 namespace ktune {
 namespace {
-
-// ptxas usage summed over a plan's entries: registers and shared memory of the largest entry.
-ResourceUsage combined_usage(const CompiledKernel& kernel) {
-  ResourceUsage total;
-  for (const auto& [entry, u] : kernel.usage) {
-    total.registers = std::max(total.registers, u.registers);
-    total.shared_bytes = std::max(total.shared_bytes, u.shared_bytes);
-    total.stack_bytes = std::max(total.stack_bytes, u.stack_bytes);
-    total.spill_stores += u.spill_stores;
-    total.spill_loads += u.spill_loads;
-  }
-  return total;
-}
 
 // Before compiling, the model assumes a typical register count; compiled candidates get theirs.
 ResourceUsage assumed_usage() {
@@ -39,22 +31,23 @@ std::optional<Prediction> try_predict(const WorkEstimate& work, const ResourceUs
   }
 }
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+// Model-only progress: compiled candidates stand for measured ones, the best is predicted.
+void report_model_progress(TuneObserver& observer, const TuneOutcome& outcome, int done, int planned,
+                           std::chrono::steady_clock::time_point start) {
+  TuneProgress p;
+  p.phase = done == planned ? "done" : "model";
+  p.measured = done;
+  p.planned = planned;
+  if (outcome.best) {
+    p.best_us = outcome.best->prediction.time_us;
+    p.best_config = outcome.best->config_key;
+  }
+  p.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  p.eta_s = p.elapsed_s / done * (planned - done);
+  observer.progress(p);
 }
 
 }  // namespace
-
-bool better_measured(const CandidateOutcome& a, const CandidateOutcome& b) {
-  const double ta = a.measurement->median_us, tb = b.measurement->median_us;
-  // Two medians closer than the larger IQR-derived noise are a statistical tie.
-  const double noise = std::max({a.measurement->iqr_us, b.measurement->iqr_us, 0.005 * std::min(ta, tb)});
-  if (std::abs(ta - tb) > noise) return ta < tb;
-  const int ra = a.kernel ? combined_usage(*a.kernel).registers : 0;
-  const int rb = b.kernel ? combined_usage(*b.kernel).registers : 0;
-  if (ra != rb) return ra < rb;
-  return a.config_key < b.config_key;
-}
 
 CompileRequest Tuner::compile_request(const KernelFamily& family, const Config& config, Dtype dtype) const {
   KernelSource src = family.source(config, dtype);
@@ -95,6 +88,7 @@ TuneOutcome Tuner::run_model_only(const Workload& w, const TuneRequest& r, std::
   outcome.candidates_considered = static_cast<int>(ranked.size());
   const size_t n = std::min(ranked.size(), static_cast<size_t>(std::max(1, r.budget.model_compiles)));
   observer.planned(static_cast<int>(n));
+  const auto start = std::chrono::steady_clock::now();
   std::vector<std::future<std::shared_ptr<const CompiledKernel>>> compiles;
   for (size_t i = 0; i < n; ++i) {
     CompileRequest req = compile_request(*r.family, ranked[i].config, r.dtype);
@@ -110,65 +104,54 @@ TuneOutcome Tuner::run_model_only(const Workload& w, const TuneRequest& r, std::
       if (!outcome.best || c.prediction.time_us < outcome.best->prediction.time_us) outcome.best = c;
     }
     observer.finished_one(c);
+    report_model_progress(observer, outcome, static_cast<int>(i + 1), static_cast<int>(n), start);
     if (observer.cancelled()) break;
   }
   return outcome;
 }
 
+std::optional<Config> Tuner::model_walk(const Workload& w, const TuneRequest& r) const {
+  FirstModelOracle oracle(*r.family, w, r.dtype, ctx_.gpu, assumed_usage());
+  const std::vector<SaakeWalk> walks = saake_search(oracle, r.family->canonical_moves());
+  if (walks.empty()) return std::nullopt;
+  return walks.front().best;
+}
+
 TuneOutcome Tuner::run_measured(const Workload& w, const TuneRequest& r, std::vector<CandidateOutcome> ranked,
                                 TuneObserver& observer) const {
-  const auto start = std::chrono::steady_clock::now();
-  TuneOutcome outcome;
-  outcome.measured = true;
+  const ParameterSpace space = r.family->space();
+  // SAAKE's pick first (the seed of digest-000 §2.10), then the model's favourite.
+  std::vector<Config> seeds;
+  if (std::optional<Config> walked = model_walk(w, r)) seeds.push_back(*walked);
+  if (!ranked.empty()) seeds.push_back(ranked.front().config);
+
+  TechniqueContext context;
+  context.space = &space;
+  for (const CandidateOutcome& c : ranked) context.model_ranked.push_back(c.config);
+  context.predict_us = [this, &w, &r](const Config& c) -> std::optional<double> {
+    std::optional<Prediction> p = try_predict(r.family->estimate(w, c, r.dtype), assumed_usage(), ctx_.gpu);
+    return p ? std::optional<double>(p->time_us) : std::nullopt;
+  };
+  std::unique_ptr<Technique> technique = make_search_technique(context);
+
+  const Config plan_config = ranked.empty() ? Config{} : ranked.front().config;
+  GpuLoopBackend backend(*r.family, w, r.dtype, r.hot, ctx_.gpu, *ctx_.compile_cache, *ctx_.measurer,
+                         [this, &r](const Config& c) { return compile_request(*r.family, c, r.dtype); }, plan_config);
+  LoopSettings settings;
+  settings.budget = r.budget;
+  settings.target_speedup = r.target_speedup;
+  settings.seed = r.seed;
+  settings.lookahead = ctx_.lookahead;
+  settings.finalists = ctx_.finalists;
+  settings.finalist_rounds = ctx_.finalist_rounds;
+  settings.space_size = static_cast<int>(ranked.size());
+  if (settings.space_size <= ctx_.exhaustive_limit) {  // every configuration: no early stop
+    settings.budget.measurements = std::max(1, *settings.space_size);
+    settings.budget.patience = settings.budget.measurements + 1;
+    settings.target_speedup.reset();
+  }
+  TuneOutcome outcome = run_tuning_loop(space, seeds, *technique, backend, *ctx_.compile_pool, settings, observer);
   outcome.candidates_considered = static_cast<int>(ranked.size());
-  const size_t limit = ranked.size() <= static_cast<size_t>(ctx_.exhaustive_limit)
-                           ? ranked.size()
-                           : std::min(ranked.size(), static_cast<size_t>(std::max(1, r.budget.measurements)));
-  ranked.resize(limit);
-  observer.planned(static_cast<int>(limit));
-
-  // Compilation runs ahead in the pool while the GPU measures in model order.
-  std::vector<std::future<std::shared_ptr<const CompiledKernel>>> compiles;
-  for (const CandidateOutcome& c : ranked) {
-    CompileRequest req = compile_request(*r.family, c.config, r.dtype);
-    compiles.push_back(ctx_.compile_pool->submit([cache = ctx_.compile_cache, req] { return cache->get(req); }));
-  }
-  const std::vector<double> reference = r.family->reference(w);
-  std::vector<int32_t> row_lengths(static_cast<size_t>(w.matrix.rows));
-  for (int32_t i = 0; i < w.matrix.rows; ++i) row_lengths[static_cast<size_t>(i)] = w.matrix.row_length(i);
-  MeasureOptions options;
-  options.hot = r.hot;
-  std::optional<LaunchPlan> previous_plan;  // lends its inputs to the next configuration's plan
-
-  for (size_t i = 0; i < ranked.size(); ++i) {
-    CandidateOutcome& c = ranked[i];
-    c.kernel = compiles[i].get();
-    if (observer.cancelled() || seconds_since(start) > r.budget.seconds) break;
-    if (!c.kernel->ok) {
-      c.measurement = Measurement{MeasureStatus::LaunchError, 0, 0, 0, 0, "compile failed: " + c.kernel->log};
-    } else if (auto previous = observer.previous_measurement(c.config_key)) {
-      c.measurement = previous;
-    } else {
-      if (auto p = try_predict(r.family->estimate(w, c.config, r.dtype), combined_usage(*c.kernel), ctx_.gpu))
-        c.prediction = *p;
-      LaunchPlan plan = previous_plan ? r.family->prepare_next(w, c.config, r.dtype, *previous_plan)
-                                      : r.family->prepare(w, c.config, r.dtype);
-      c.measurement = ctx_.measurer->measure(*c.kernel, plan, reference, row_lengths, r.dtype, options);
-      previous_plan = std::move(plan);
-    }
-    if (c.measured_ok() && (!outcome.best || better_measured(c, *outcome.best))) outcome.best = c;
-    observer.finished_one(c);
-  }
-  if (r.family->name() == "spmv" && !ranked.empty() && !observer.cancelled()) {
-    // Same matrix and x as every candidate; the worker already holds these buffers.
-    const LaunchPlan vendor_plan = previous_plan ? r.family->prepare_next(w, ranked.front().config, r.dtype, *previous_plan)
-                                                 : r.family->prepare(w, ranked.front().config, r.dtype);
-    for (const char* alg : {"csr_alg1", "csr_alg2"}) {
-      Measurement m = ctx_.measurer->measure_cusparse_spmv(vendor_plan, w.matrix.rows, w.matrix.cols, w.matrix.nnz(),
-                                                           reference, r.dtype, alg, options);
-      outcome.vendor.push_back({std::string("cusparse-") + alg, m});
-    }
-  }
   return outcome;
 }
 

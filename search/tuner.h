@@ -1,12 +1,13 @@
 #pragma once
-// The tuning loop of issue 2/3: rank a family's configurations with the cost model, compile
-// ahead in the thread pool, and (with a GPU) measure, verify and pick the fastest.
-// Policy: with no GPU, compile the model's top few and answer the best prediction; with a GPU,
-// measure every configuration when the space is small, else the model's best N.
+// A tune of one workload: rank a family's configurations with the cost model; with no GPU,
+// compile the model's top few and answer the best prediction; with a GPU, seed the measured
+// search (tuning_loop.h) with the SAAKE walk's pick and the model's best, and let the
+// technique from make_search_technique propose the rest.
 #include "gpu/compile_cache.h"
 #include "gpu/measurer.h"
 #include "gpu/thread_pool.h"
 #include "model/gpu_spec.h"
+#include "search/candidate_order.h"
 #include "search/tune_types.h"
 
 namespace ktune {
@@ -16,13 +17,19 @@ struct TunerContext {
   ThreadPool* compile_pool = nullptr;
   GpuSpec gpu;
   Measurer* measurer = nullptr;  // null or unavailable: model-only answers
-  int exhaustive_limit = 200;    // spaces up to this size are measured exhaustively
+  int exhaustive_limit = 0;      // spaces up to this size are measured in full, no early stop (benchmarks)
+  int lookahead = 3;             // compiled candidates kept ready ahead of the GPU
+  int finalists = 3;             // re-measured interleaved at the end of a measured search
+  int finalist_rounds = 2;
 };
 
 class Tuner {
  public:
   explicit Tuner(TunerContext context) : ctx_(std::move(context)) {}
   TuneOutcome run(const Workload& workload, const TuneRequest& request, TuneObserver& observer) const;
+
+  // The SAAKE walk's pick on the cost model (nothing for a family without canonical moves).
+  std::optional<Config> model_walk(const Workload& workload, const TuneRequest& request) const;
 
   // The request an NVRTC compile of `config` needs, for the answer and the cache alike.
   CompileRequest compile_request(const KernelFamily& family, const Config& config, Dtype dtype) const;
@@ -35,9 +42,5 @@ class Tuner {
                            TuneObserver& observer) const;
   TunerContext ctx_;
 };
-
-// Orders measured candidates: faster median first; ties inside the noise go to fewer
-// registers, then to the configuration key, so that repeated tunes give the same answer.
-bool better_measured(const CandidateOutcome& a, const CandidateOutcome& b);
 
 }  // namespace ktune

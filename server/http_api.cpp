@@ -108,6 +108,15 @@ void install_routes(httplib::Server& server, Service& service, size_t max_body_b
   server.Get("/v1/devices", guarded(service, "/v1/devices", [&service](const httplib::Request&, httplib::Response& res) {
                send_json(res, 200, service.devices());
              }));
+  server.Get(R"(/v1/devices/([A-Za-z0-9_-]+))",
+             guarded(service, "/v1/devices/{id}", [&service](const httplib::Request& req, httplib::Response& res) {
+               send_json(res, 200, service.device(req.matches[1]));
+             }));
+  // Synchronous: the suite takes about a minute on the GPU and runs one at a time (409 otherwise).
+  server.Post(R"(/v1/devices/([A-Za-z0-9_-]+)/calibrate)",
+              guarded(service, "/v1/devices/{id}/calibrate", [&service](const httplib::Request& req, httplib::Response& res) {
+                send_json(res, 200, service.calibrate(req.matches[1]));
+              }));
   server.Get("/v1/report", guarded(service, "/v1/report", [&service](const httplib::Request& req, httplib::Response& res) {
                if (wants_text(req))
                  res.set_content(service.report_text(), "text/plain");

@@ -24,6 +24,7 @@ class JobManager::Control : public JobControl {
     jobs_.update_progress(job_.record.id, done, planned);
     if (best) jobs_.set_best(job_.record.id, *best);
   }
+  void search_state(const nlohmann::json& state) override { jobs_.set_search_state(job_.record.id, state); }
 
  private:
   JobRepository& jobs_;

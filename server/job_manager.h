@@ -27,6 +27,9 @@ class JobControl {
   virtual ~JobControl() = default;
   virtual bool cancelled() const = 0;
   virtual void progress(int64_t done, int64_t planned, const std::optional<nlohmann::json>& best) = 0;
+  // The search's state (seed, where it stands), kept with the job for resuming and for
+  // GET /v1/jobs/{id}'s progress.
+  virtual void search_state(const nlohmann::json& state) = 0;
 };
 
 // A job's failure caused by its input (a bad file named by path, say): answered as 4xx.

@@ -12,6 +12,7 @@
 #include "db/upload_repository.h"
 #include "db/workload_repository.h"
 #include "kernel_templates.h"
+#include "server/device_calibration.h"
 #include "server/logging.h"
 #include "server/report_table.h"
 #include "server/service_errors.h"
@@ -59,6 +60,7 @@ struct TuneFields {
   double wait_seconds = 600;
   bool hot = false;
   bool force = false;
+  std::optional<double> target_speedup;  // stop once this many times faster than the vendor
 };
 
 double number_field(const nlohmann::json& j, const char* name, double lo, double hi, double fallback) {
@@ -76,7 +78,8 @@ bool bool_field(const nlohmann::json& j, const char* name) {
 }
 
 TuneFields parse_tune(const nlohmann::json& r) {
-  static const std::set<std::string> known = {"kernel", "dtype", "workload", "budget", "wait", "wait_seconds", "hot", "force"};
+  static const std::set<std::string> known = {"kernel", "dtype", "workload", "budget", "wait", "wait_seconds", "hot", "force",
+                                             "target_speedup"};
   for (const auto& [key, value] : r.items())
     if (!known.count(key)) throw InputError("unknown field '" + key + "' in the tune request");
   TuneFields t;
@@ -90,12 +93,14 @@ TuneFields parse_tune(const nlohmann::json& r) {
     const nlohmann::json& b = r["budget"];
     if (!b.is_object()) throw InputError("'budget' must be an object: {\"measurements\", \"seconds\", \"compiles\"}");
     for (const auto& [key, value] : b.items())
-      if (key != "measurements" && key != "seconds" && key != "compiles")
-        throw InputError("unknown field '" + key + "' in budget (measurements, seconds, compiles)");
+      if (key != "measurements" && key != "seconds" && key != "compiles" && key != "patience")
+        throw InputError("unknown field '" + key + "' in budget (measurements, seconds, compiles, patience)");
     t.budget.measurements = static_cast<int>(number_field(b, "measurements", 1, 100000, t.budget.measurements));
     t.budget.seconds = number_field(b, "seconds", 0.001, 86400, t.budget.seconds);
     t.budget.model_compiles = static_cast<int>(number_field(b, "compiles", 1, 100000, t.budget.model_compiles));
+    t.budget.patience = static_cast<int>(number_field(b, "patience", 1, 100000, t.budget.patience));
   }
+  if (r.contains("target_speedup")) t.target_speedup = number_field(r, "target_speedup", 0.01, 1000, 1);
   t.wait = bool_field(r, "wait");
   t.wait_seconds = number_field(r, "wait_seconds", 0, 3600, t.wait_seconds);
   t.hot = bool_field(r, "hot");
@@ -103,10 +108,25 @@ TuneFields parse_tune(const nlohmann::json& r) {
   return t;
 }
 
+// done/planned always; the search's own fields (docs/api.md) once it reported them.
+nlohmann::json progress_json(const JobRecord& j) {
+  nlohmann::json progress = {{"done", j.progress_done}, {"planned", j.progress_planned}};
+  if (j.search_state && j.search_state->contains("progress"))
+    for (const auto& [key, value] : (*j.search_state)["progress"].items()) progress[key] = value;
+  return progress;
+}
+
+// The search's seed: kept with the job so that a resumed job replays the same proposals;
+// derived from the request otherwise, so that repeated tunes search alike.
+uint64_t search_seed(const JobRecord& job) {
+  if (job.search_state && job.search_state->contains("seed")) return (*job.search_state)["seed"].get<uint64_t>();
+  return std::stoull(sha256_hex(job.dedup_key).substr(0, 15), nullptr, 16);
+}
+
 nlohmann::json job_json(const JobRecord& j) {
   return {{"id", j.id},
           {"state", to_string(j.state)},
-          {"progress", {{"done", j.progress_done}, {"planned", j.progress_planned}}},
+          {"progress", progress_json(j)},
           {"best", j.best ? *j.best : nlohmann::json()},
           {"error", j.error ? nlohmann::json(*j.error) : nlohmann::json()},
           {"request", j.request},
@@ -138,8 +158,10 @@ MeasureStatus measure_status(MeasurementStatus s) {
 class JobObserver : public TuneObserver {
  public:
   JobObserver(ServiceParts& parts, const JobRecord& job, JobControl& control, int64_t workload_id,
-              const std::string& kernel, Dtype dtype, bool hot)
-      : parts_(parts), job_(job), control_(control), workload_id_(workload_id), kernel_(kernel), dtype_(dtype), hot_(hot) {
+              const std::string& kernel, Dtype dtype, bool hot, uint64_t seed)
+      : parts_(parts), job_(job), control_(control), workload_id_(workload_id), kernel_(kernel), dtype_(dtype), hot_(hot),
+        seed_(seed) {
+    control_.search_state({{"seed", seed_}});
     for (const MeasuredCandidate& m : MeasurementRepository(parts.db).list_for_job(job.id)) {
       Measurement measurement;
       measurement.status = measure_status(m.measurement.status);
@@ -198,6 +220,24 @@ class JobObserver : public TuneObserver {
 
   bool cancelled() override { return control_.cancelled(); }
 
+  void progress(const TuneProgress& p) override {
+    auto optional = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
+    control_.search_state({{"seed", seed_},
+                           {"progress",
+                            {{"phase", p.phase},
+                             {"measured", p.measured},
+                             {"best_us", optional(p.best_us)},
+                             {"best_config", p.best_config.empty() ? nlohmann::json() : nlohmann::json(p.best_config)},
+                             {"vendor_us", optional(p.vendor_us)},
+                             {"elapsed_s", p.elapsed_s},
+                             {"eta_s", optional(p.eta_s)},
+                             {"stop", p.stop_reason.empty() ? nlohmann::json() : nlohmann::json(p.stop_reason)}}}});
+    // The search's counts include the finalists' re-measurements: show them, not the first plan.
+    done_ = p.measured;
+    planned_ = std::max(p.planned, p.measured);
+    control_.progress(done_, planned_, std::nullopt);
+  }
+
   std::optional<Measurement> previous_measurement(const std::string& config_key) override {
     auto it = previous_.find(config_key);
     if (it == previous_.end()) return std::nullopt;
@@ -212,6 +252,7 @@ class JobObserver : public TuneObserver {
   std::string kernel_;
   Dtype dtype_;
   bool hot_;
+  uint64_t seed_;
   int64_t done_ = 0, planned_ = 0;
   std::optional<double> best_time_;
   std::optional<nlohmann::json> best_;
@@ -271,6 +312,7 @@ ServiceParts::ServiceParts(const ServerConfig& c)
   device_fingerprint = ktune::device_fingerprint(device, NvrtcCompiler::version(), templates_hash());
   device_id = DeviceRepository(db).upsert(device_fingerprint, device.present ? device.name : "model-only " + gpu.arch,
                                           device.present ? device.to_json() : nlohmann::json{{"arch", gpu.arch}});
+  use_stored_calibration(*this);
   TunerContext tc;
   tc.compile_cache = &compile_cache;
   tc.compile_pool = &compile_pool;
@@ -302,7 +344,9 @@ Service::Service(const ServerConfig& config) : parts_(std::make_unique<ServicePa
     request.dtype = t.dtype;
     request.budget = t.budget;
     request.hot = t.hot;
-    JobObserver observer(p, job, control, workload_id, kernel, t.dtype, t.hot);
+    request.target_speedup = t.target_speedup;
+    request.seed = search_seed(job);
+    JobObserver observer(p, job, control, workload_id, kernel, t.dtype, t.hot, request.seed);
     const TuneOutcome outcome = p.tuner->run(w, request, observer);
     if (control.cancelled()) return nullptr;
     if (!outcome.best) throw std::runtime_error("no configuration of " + kernel + " compiled and verified");
@@ -382,7 +426,8 @@ TuneReply Service::tune(const nlohmann::json& request) {
         return {200, relabel(hit->answer, "exact", 0, nullptr)};
   }
   nlohmann::json budget = {{"measurements", t.budget.measurements}, {"seconds", t.budget.seconds},
-                           {"compiles", t.budget.model_compiles}};
+                           {"compiles", t.budget.model_compiles}, {"patience", t.budget.patience}};
+  if (t.target_speedup) budget["target_speedup"] = *t.target_speedup;
   const std::string dedup_key = sha256_hex(kernel + '\n' + dtype + '\n' + p.resolver.canonical(t.workload) + '\n' +
                                            budget.dump() + (t.hot ? "\nhot" : "") + (t.force ? "\nforce" : ""));
   const JobManager::Submitted submitted = p.jobs->submit(request, dedup_key);
@@ -464,6 +509,7 @@ nlohmann::json Service::devices() {
            {{"fingerprint", p.device_fingerprint},
             {"mode", p.measurer ? "gpu" : "model-only"},
             {"arch", p.gpu.arch},
+            {"timing_source", p.gpu.timing_source},
             {"name", p.device.present ? p.device.name : "model-only " + p.gpu.arch},
             {"nvrtc_version", NvrtcCompiler::version()}}},
           {"known", known}};

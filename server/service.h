@@ -35,6 +35,10 @@ class Service {
                         const std::string& device, const std::string& features);
   nlohmann::json kernels() const;
   nlohmann::json devices();
+  // GET /v1/devices/{id} and POST /v1/devices/{id}/calibrate (server/device_calibration.cpp);
+  // `id` is "this", a device id or a fingerprint.
+  nlohmann::json device(const std::string& id);
+  nlohmann::json calibrate(const std::string& id);
   nlohmann::json report();
   std::string report_text();
   std::string metrics_text();

@@ -43,6 +43,7 @@ struct ServiceParts {
   // would otherwise enumerate the space and specialise a source on the request path.
   std::mutex defaults_mutex;
   std::map<std::string, nlohmann::json> defaults;
+  std::mutex calibration_mutex;  // one calibration at a time (server/device_calibration.cpp)
 };
 
 }  // namespace ktune

@@ -19,6 +19,7 @@ class SpmvFamily : public KernelFamily {
   WorkEstimate estimate(const Workload& w, const Config& config, Dtype dtype) const override;
   double flops(const Workload& w) const override;
   double min_bytes(const Workload& w, Dtype dtype) const override;
+  CanonicalMoves canonical_moves() const override;  // spmv_directions.cpp
 
  private:
   LaunchPlan plan_with(const Workload& w, const Config& config, Dtype dtype, std::vector<DeviceBuffer> inputs) const;

@@ -191,7 +191,11 @@ class SmEmulation {
   void set_earl(uint32_t id, double earl) {
     WarpState& w = warps_[id];
     w.earl = earl;
-    schedulers_[w.scheduler].earl[w.slot_in_scheduler] = earl;
+    Scheduler& sched = schedulers_[w.scheduler];
+    sched.earl[w.slot_in_scheduler] = earl;
+    // A warp of a refilled block may land on a scheduler that had run dry (next_warp none):
+    // unless it looks again, that warp never issues and its block never ends.
+    sched.dirty = true;
   }
 
   double& pipe_admit(Scheduler& sched, Resource r) {

@@ -123,6 +123,27 @@ TEST(JobProgressFromJson, MissingOrNullFieldsReadAsNothingYet) {
   }
 }
 
+TEST(JobProgressFromJson, ReadsTheSearchsBestConfigAndEta) {
+  const json job = {{"state", "running"},
+                    {"progress", {{"done", 5}, {"planned", 20}, {"best_us", 7.25}, {"best_config", "block=256"},
+                                  {"eta_s", 65.2}}},
+                    {"best", nullptr}};
+  const JobProgress p = job_progress(job);
+  ASSERT_TRUE(p.best_us.has_value());
+  EXPECT_DOUBLE_EQ(*p.best_us, 7.25);
+  EXPECT_EQ(p.best_config, "block=256");
+  ASSERT_TRUE(p.eta_s.has_value());
+  EXPECT_EQ(render_progress_line(p), "running: 5/20 done, best 7.25 us predicted (block=256), eta 1m05s");
+  const std::string bar = render_progress_bar(p, 4);
+  EXPECT_NE(bar.find("(block=256)  eta 1m05s  running"), std::string::npos) << bar;
+}
+
+TEST(ProgressLine, NoEtaOnceFinished) {
+  JobProgress p = progress(20, 20, "done");
+  p.eta_s = 3;
+  EXPECT_EQ(render_progress_line(p), "done: 20/20 done");
+}
+
 TEST(JobStates, OnlyDoneFailedAndCancelledAreFinished) {
   EXPECT_TRUE(is_finished_state("done"));
   EXPECT_TRUE(is_finished_state("failed"));

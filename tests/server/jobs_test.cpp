@@ -70,6 +70,33 @@ TEST(JobsTest, AsyncTuneAndSingleFlight) {
   EXPECT_EQ(d.stop(SIGTERM), 0) << "SIGTERM shuts down cleanly";
 }
 
+TEST(JobsTest, ProgressShowsTheBestSoFarAndAnEta) {
+  KtunedProcess d(fresh_dir("jobs-progress"));
+  json request = long_tune(3003);
+  request["target_speedup"] = 1.5;
+  request["budget"]["patience"] = 8;
+  const std::string id = post_json(d, request, 202)["job"];
+  const json running = poll(d, id, [](const json& j) {
+    return j["progress"].contains("best_us") && j["progress"]["done"].get<int>() >= 1;
+  });
+  const json& p = running["progress"];
+  EXPECT_GT(p["planned"].get<int>(), 0);
+  EXPECT_TRUE(p["best_us"].is_number()) << p.dump();
+  EXPECT_TRUE(p["best_config"].is_string()) << p.dump();
+  EXPECT_TRUE(p["eta_s"].is_number()) << p.dump();
+  EXPECT_TRUE(p["elapsed_s"].is_number()) << p.dump();
+  EXPECT_TRUE(p["phase"].is_string()) << p.dump();
+  const json done = poll(d, id, [](const json& j) { return j["state"] == "done"; });
+  EXPECT_EQ(done["progress"]["phase"], "done");
+  EXPECT_EQ(done["progress"]["eta_s"], 0.0);
+  EXPECT_EQ(done["progress"]["done"], done["progress"]["planned"]);
+  EXPECT_EQ(done["progress"]["best_config"], done["best"]["config_key"]) << done.dump();
+
+  json bad = long_tune(3004);
+  bad["target_speedup"] = "fast";
+  EXPECT_TRUE(post_json(d, bad, 400).contains("error"));
+}
+
 TEST(JobsTest, CancelARunningJob) {
   KtunedProcess d(fresh_dir("jobs-cancel"));
   const std::string id = post_json(d, long_tune(4001), 202)["job"];

@@ -1,0 +1,343 @@
+// How well the SAAKE emulator (model/saake) predicts measured SpMV times, with no GPU: every
+// configuration of bench/data/spmv_ground_truth_h200.json (11 workloads x 2 dtypes, every
+// configuration measured on an H200) compiled through NVRTC, emulated on the H200 spec and
+// compared with its measured median. Per workload: Spearman rank correlation over the
+// configurations that ran ("ok"), whether the measured best is in the predicted top 5,
+// geomean |predicted - measured| / measured, and the host time per candidate.
+//
+// usage: emulator_accuracy [--truth FILE] [--matrices DIR] [--only NAME] [--small]
+//                          [--dtype f32|f64|both] [--samples HEAVIEST,RANDOM] [--clock-ghz GHZ]
+//                          [--json FILE] [--md FILE]
+// Run from the repository root (the defaults are relative to it); --small skips the five
+// generated matrices of 30-84 M nonzeros.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <iostream>
+#include <map>
+#include <numeric>
+#include <nlohmann/json.hpp>
+
+#include "bench_workloads.h"
+#include "gpu/compile_cache.h"
+#include "gpu/thread_pool.h"
+#include "kernels/spmv/spmv_family.h"
+#include "model/saake/candidate_emulation.h"
+#include "workload/input_error.h"
+#include "workload/matrix_market.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using namespace ktune;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Options {
+  std::string truth = "bench/data/spmv_ground_truth_h200.json";
+  std::string matrices = "../shared/data/matrices";
+  std::string only, json_out, md_out;
+  bool small = false;
+  std::vector<std::string> dtypes = {"f32", "f64"};
+  SamplePlan samples{};
+  double clock_ghz = 0;  // 0: the device's clock from the truth's meta
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--truth") o.truth = value();
+    else if (a == "--matrices") o.matrices = value();
+    else if (a == "--only") o.only = value();
+    else if (a == "--json") o.json_out = value();
+    else if (a == "--md") o.md_out = value();
+    else if (a == "--small") o.small = true;
+    else if (a == "--clock-ghz") o.clock_ghz = std::stod(value());
+    else if (a == "--dtype") {
+      const std::string d = value();
+      o.dtypes = d == "both" ? std::vector<std::string>{"f32", "f64"} : std::vector<std::string>{d};
+    } else if (a == "--samples") {
+      const std::string s = value();
+      const size_t comma = s.find(',');
+      if (comma == std::string::npos) throw std::runtime_error("--samples takes HEAVIEST,RANDOM");
+      o.samples.heaviest = std::stoi(s.substr(0, comma));
+      o.samples.random = std::stoi(s.substr(comma + 1));
+    } else throw std::runtime_error("unknown argument " + a);
+  }
+  return o;
+}
+
+// The H200 the ground truth was measured on: the sm_90 table with its SM count, L2 and clock.
+GpuSpec measured_device(const json& device) {
+  GpuSpec gpu = spec_for_arch(device.value("arch", std::string("sm_90")));
+  gpu.sms = device.value("sms", gpu.sms);
+  gpu.l2_bytes = device.value("l2_bytes", gpu.l2_bytes);
+  if (device.contains("clock_khz")) gpu.clock_ghz = device["clock_khz"].get<double>() / 1e6;
+  return gpu;
+}
+
+std::optional<Workload> load_workload(const Options& o, const std::string& name) {
+  for (const bench::GeneratedWorkload& g : bench::large_workloads())
+    if (g.name == name) return o.small ? std::nullopt : std::optional<Workload>(Workload{g.kind, g.make()});
+  for (const char* suffix : {".mtx.gz", ".mtx"}) {
+    const fs::path file = fs::path(o.matrices) / (name + suffix);
+    if (fs::exists(file)) return Workload{WorkloadKind::SparseMatrix, read_matrix_market_file(file.string(), ReadLimits{})};
+  }
+  throw std::runtime_error("no matrix " + name + " under " + o.matrices + " (--matrices DIR)");
+}
+
+// Ranks from 1, ties sharing their mean rank (Spearman's rho on tied data).
+std::vector<double> ranks(const std::vector<double>& v) {
+  std::vector<size_t> order(v.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return v[a] < v[b]; });
+  std::vector<double> r(v.size());
+  for (size_t i = 0; i < order.size();) {
+    size_t j = i;
+    while (j + 1 < order.size() && v[order[j + 1]] == v[order[i]]) ++j;
+    for (size_t k = i; k <= j; ++k) r[order[k]] = (static_cast<double>(i + j) / 2) + 1;
+    i = j + 1;
+  }
+  return r;
+}
+
+double spearman(const std::vector<double>& a, const std::vector<double>& b) {
+  const std::vector<double> ra = ranks(a), rb = ranks(b);
+  const double n = static_cast<double>(a.size());
+  const double mean = (n + 1) / 2;
+  double cov = 0, va = 0, vb = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    cov += (ra[i] - mean) * (rb[i] - mean);
+    va += (ra[i] - mean) * (ra[i] - mean);
+    vb += (rb[i] - mean) * (rb[i] - mean);
+  }
+  return va > 0 && vb > 0 ? cov / std::sqrt(va * vb) : 0;
+}
+
+// Relative errors below this count as this, so one exact hit cannot send a geomean to 0.
+constexpr double kErrorFloor = 1e-3;
+
+double geomean(const std::vector<double>& v) {
+  if (v.empty()) return 0;
+  double s = 0;
+  for (double x : v) s += std::log(std::max(x, kErrorFloor));
+  return std::exp(s / static_cast<double>(v.size()));
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+struct Candidate {
+  std::string key;
+  Config config;
+  double measured_us = 0;
+  double predicted_us = 0;
+  std::string bottleneck;
+  double emulate_ms = 0;  // interpretation + emulation
+  double estimate_ms = 0;  // the family's WorkEstimate and the plan
+};
+
+// Compiles every (configuration, dtype) the truth names, on the thread pool.
+std::map<std::pair<std::string, std::string>, std::shared_ptr<const CompiledKernel>> compile_all(
+    const SpmvFamily& family, const std::map<std::string, Config>& configs, const std::vector<std::string>& dtypes,
+    const std::string& arch) {
+  static const NvrtcCompiler compiler;
+  CompileCache cache(compiler, 1024, nullptr);
+  ThreadPool pool;
+  std::map<std::pair<std::string, std::string>, std::future<std::shared_ptr<const CompiledKernel>>> pending;
+  for (const auto& [key, config] : configs) {
+    for (const std::string& d : dtypes) {
+      const KernelSource s = family.source(config, dtype_from_string(d));
+      CompileRequest request{s.code, s.entries, s.options, arch};
+      pending[{key, d}] = pool.submit([&cache, request] { return cache.get(request); });
+    }
+  }
+  std::map<std::pair<std::string, std::string>, std::shared_ptr<const CompiledKernel>> out;
+  for (auto& [k, f] : pending) out[k] = f.get();
+  return out;
+}
+
+json evaluate_workload(const json& entry, const Workload& w, const SpmvFamily& family,
+                       const std::map<std::string, Config>& configs,
+                       const std::map<std::pair<std::string, std::string>, std::shared_ptr<const CompiledKernel>>& kernels,
+                       const GpuSpec& gpu, const Options& o) {
+  const std::string dtype_name = entry["dtype"];
+  const Dtype dtype = dtype_from_string(dtype_name);
+  CandidateEmulationOptions options;
+  options.samples = o.samples;
+  std::vector<Candidate> done;
+  json failures = json::array();
+  std::optional<LaunchPlan> previous;
+  for (const json& c : entry["configs"]) {
+    if (c["measurement"]["status"] != "ok") continue;
+    Candidate cand;
+    cand.key = c["config"];
+    cand.config = configs.at(cand.key);
+    cand.measured_us = c["measurement"]["median_us"];
+    const auto t0 = Clock::now();
+    LaunchPlan plan = previous ? family.prepare_next(w, cand.config, dtype, *previous) : family.prepare(w, cand.config, dtype);
+    const WorkEstimate estimate = family.estimate(w, cand.config, dtype);
+    const auto t1 = Clock::now();
+    try {
+      const CandidatePrediction p = emulate_plan(plan, *kernels.at({cand.key, dtype_name}), estimate, gpu, options);
+      cand.predicted_us = p.microseconds;
+      cand.bottleneck = std::string(resource_name(p.bottleneck)) + ":" + bound_kind_name(p.bottleneck_kind);
+    } catch (const InputError& e) {
+      failures.push_back({{"config", cand.key}, {"error", e.what()}});
+      continue;
+    }
+    cand.estimate_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+    cand.emulate_ms = std::chrono::duration<double, std::milli>(Clock::now() - t1).count();
+    done.push_back(cand);
+    previous = std::move(plan);
+  }
+  std::vector<double> measured, predicted, errors, emulate_ms, estimate_ms;
+  for (const Candidate& c : done) {
+    measured.push_back(c.measured_us);
+    predicted.push_back(c.predicted_us);
+    errors.push_back(std::abs(c.predicted_us - c.measured_us) / c.measured_us);
+    emulate_ms.push_back(c.emulate_ms);
+    estimate_ms.push_back(c.estimate_ms);
+  }
+  std::vector<size_t> by_prediction(done.size());
+  std::iota(by_prediction.begin(), by_prediction.end(), 0);
+  std::stable_sort(by_prediction.begin(), by_prediction.end(),
+                   [&](size_t a, size_t b) { return predicted[a] < predicted[b]; });
+  const size_t best = done.empty() ? 0 : static_cast<size_t>(std::min_element(measured.begin(), measured.end()) - measured.begin());
+  const auto best_rank = std::find(by_prediction.begin(), by_prediction.end(), best) - by_prediction.begin();
+  json rows = json::array();
+  for (const Candidate& c : done)
+    rows.push_back({{"config", c.key}, {"measured_us", c.measured_us}, {"predicted_us", c.predicted_us},
+                    {"bottleneck", c.bottleneck}, {"emulate_ms", c.emulate_ms}});
+  return {{"workload", entry["workload"]}, {"dtype", dtype_name}, {"rows", entry["rows"]}, {"nnz", entry["nnz"]},
+          {"configs", done.size()}, {"failed", failures},
+          {"spearman", spearman(predicted, measured)},
+          {"best_measured", done.empty() ? "" : done[best].key},
+          {"best_measured_us", done.empty() ? 0.0 : measured[best]},
+          {"best_predicted", done.empty() ? "" : done[by_prediction[0]].key},
+          {"best_predicted_measured_us", done.empty() ? 0.0 : measured[by_prediction[0]]},
+          {"best_rank_in_prediction", best_rank + 1},
+          {"best_in_top5", !done.empty() && best_rank < 5},
+          {"geomean_rel_error", geomean(errors)}, {"median_rel_error", median(errors)},
+          {"median_ratio", [&] { std::vector<double> r; for (size_t i = 0; i < done.size(); ++i) r.push_back(predicted[i] / measured[i]); return median(r); }()},
+          {"emulate_ms_mean", emulate_ms.empty() ? 0.0 : std::accumulate(emulate_ms.begin(), emulate_ms.end(), 0.0) / emulate_ms.size()},
+          {"emulate_ms_max", emulate_ms.empty() ? 0.0 : *std::max_element(emulate_ms.begin(), emulate_ms.end())},
+          {"estimate_ms_mean", estimate_ms.empty() ? 0.0 : std::accumulate(estimate_ms.begin(), estimate_ms.end(), 0.0) / estimate_ms.size()},
+          {"candidates", rows}};
+}
+
+json summarise(const json& results) {
+  std::vector<double> rho, errors, ms;
+  int top5 = 0;
+  for (const json& r : results) {
+    rho.push_back(r["spearman"]);
+    top5 += r["best_in_top5"].get<bool>();
+    ms.push_back(r["emulate_ms_mean"]);
+    for (const json& c : r["candidates"])
+      errors.push_back(std::abs(c["predicted_us"].get<double>() - c["measured_us"].get<double>()) / c["measured_us"].get<double>());
+  }
+  return {{"workloads", results.size()},
+          {"median_spearman", median(rho)},
+          {"best_in_top5_pct", results.empty() ? 0.0 : 100.0 * top5 / results.size()},
+          {"geomean_rel_error", geomean(errors)},
+          {"median_rel_error", median(errors)},
+          {"emulate_ms_per_candidate_median", median(ms)}};
+}
+
+void write_markdown(std::ostream& md, const json& meta, const json& results, const json& summary) {
+  md << "Emulator accuracy against " << meta["truth"].get<std::string>() << " (" << meta["device"].get<std::string>()
+     << "), samples " << meta["samples"].get<std::string>() << ", host: " << meta["host"].get<std::string>() << ".\n\n"
+     << "| workload | dtype | nnz | configs | Spearman | best in top 5 (rank) | geomean err | median pred/meas | best measured | predicted best (its µs / best µs) | ms/candidate |\n"
+     << "|---|---|---:|---:|---:|---|---:|---:|---|---|---:|\n";
+  for (const json& r : results) {
+    const double best_us = r["best_measured_us"];
+    md << "| " << r["workload"].get<std::string>() << " | " << r["dtype"].get<std::string>() << " | " << r["nnz"] << " | "
+       << r["configs"] << " | " << fixed(r["spearman"], 2) << " | " << (r["best_in_top5"].get<bool>() ? "yes" : "no")
+       << " (" << r["best_rank_in_prediction"] << ") | " << fixed(100 * r["geomean_rel_error"].get<double>(), 0) << "% | "
+       << fixed(r["median_ratio"], 2) << " | " << r["best_measured"].get<std::string>() << " | "
+       << r["best_predicted"].get<std::string>() << " (" << fixed(r["best_predicted_measured_us"].get<double>() / best_us, 2)
+       << "x) | " << fixed(r["emulate_ms_mean"], 1) << " |\n";
+  }
+  md << "\nSummary over " << summary["workloads"] << " workloads: median Spearman " << fixed(summary["median_spearman"], 2)
+     << " (target >= 0.8), best in predicted top 5 on " << fixed(summary["best_in_top5_pct"], 0)
+     << "% (target >= 80%), geomean |pred - meas| / meas " << fixed(100 * summary["geomean_rel_error"].get<double>(), 0)
+     << "% (target <= 15%; median " << fixed(100 * summary["median_rel_error"].get<double>(), 0)
+     << "%), emulation " << fixed(summary["emulate_ms_per_candidate_median"], 1)
+     << " ms per candidate (median of workload means; target <= 20 ms).\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  const Options o = parse(argc, argv);
+  std::ifstream truth_file(o.truth);
+  if (!truth_file) throw std::runtime_error("cannot read " + o.truth + " (--truth FILE; run from the repository root)");
+  const json truth = json::parse(truth_file);
+  GpuSpec gpu = measured_device(truth["meta"]["device"]);
+  if (o.clock_ghz > 0) gpu.clock_ghz = o.clock_ghz;
+  const SpmvFamily family;
+  const ParameterSpace space = family.space();
+  std::map<std::string, Config> configs;
+  for (const Config& c : space.enumerate()) configs[space.canonical(c)] = c;
+
+  const auto compile_start = Clock::now();
+  const auto kernels = compile_all(family, configs, o.dtypes, gpu.arch);
+  std::cerr << "compiled " << kernels.size() << " kernels in "
+            << std::chrono::duration<double>(Clock::now() - compile_start).count() << " s\n";
+
+  json results = json::array();
+  std::map<std::string, Workload> loaded;
+  for (const json& entry : truth["workloads"]) {
+    const std::string name = entry["workload"];
+    if ((!o.only.empty() && name != o.only) ||
+        std::find(o.dtypes.begin(), o.dtypes.end(), entry["dtype"].get<std::string>()) == o.dtypes.end())
+      continue;
+    if (!loaded.count(name)) {
+      loaded.clear();  // one large matrix in memory at a time
+      std::optional<Workload> w = load_workload(o, name);
+      if (!w) continue;
+      loaded.emplace(name, std::move(*w));
+    }
+    results.push_back(evaluate_workload(entry, loaded.at(name), family, configs, kernels, gpu, o));
+    const json& r = results.back();
+    std::cerr << name << " " << r["dtype"].get<std::string>() << ": spearman " << fixed(r["spearman"], 2) << ", best rank "
+              << r["best_rank_in_prediction"] << ", geomean err " << fixed(r["geomean_rel_error"], 2) << ", "
+              << fixed(r["emulate_ms_mean"], 1) << " ms/candidate\n";
+  }
+  const json summary = summarise(results);
+  const json meta = {{"truth", o.truth},
+                     {"device", truth["meta"]["device"].value("name", std::string("?"))},
+                     {"samples", std::to_string(o.samples.heaviest) + " heaviest + " + std::to_string(o.samples.random) + " random"},
+                     {"host", std::to_string(std::thread::hardware_concurrency()) + " hardware threads"},
+                     {"clock_ghz", gpu.clock_ghz},
+                     {"small_only", o.small}};
+  if (!o.json_out.empty()) std::ofstream(o.json_out) << json{{"meta", meta}, {"summary", summary}, {"workloads", results}}.dump(1);
+  if (!o.md_out.empty()) {
+    std::ofstream md(o.md_out);
+    write_markdown(md, meta, results, summary);
+  }
+  write_markdown(std::cout, meta, results, summary);
+  return 0;
+} catch (const std::exception& e) {
+  std::cerr << "emulator_accuracy: " << e.what() << "\n";
+  return 1;
+}

@@ -1,0 +1,169 @@
+#include "model/saake/candidate_emulation.h"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <new>
+
+#include "model/interp/interpreter.h"
+#include "model/saake/block_weights.h"
+#include "workload/input_error.h"
+
+namespace ktune {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+ResourceUsage usage_of(const CompiledKernel& kernel, const std::string& entry) {
+  auto it = kernel.usage.find(entry);
+  if (it == kernel.usage.end())
+    throw InputError("the compiled kernel has no ptxas resource usage for entry '" + entry +
+                     "' (compile for an sm_XX target, not compute_XX, to emulate it)");
+  return it->second;
+}
+
+// Busiest slot over the mean slot, the mean from the fit over every block's weight.
+double imbalance_of(const KernelPrediction& p, const std::vector<double>& weights, int64_t slots) {
+  double total_weight = 0;
+  for (double w : weights) total_weight += w;
+  const double total = p.fit_intercept * static_cast<double>(weights.size()) + p.fit_slope * total_weight;
+  const double mean_slot = total / static_cast<double>(std::max<int64_t>(slots, 1));
+  return mean_slot > 0 ? std::max(1.0, p.makespan_cycles / mean_slot) : 1.0;
+}
+
+StepEmulation emulate_step(const ptx::PtxModule& module, const LaunchStep& step, interp::HostMemory& memory,
+                           const CompiledKernel& kernel, const WorkEstimate& estimate, const GpuSpec& gpu,
+                           const CandidateEmulationOptions& options, CandidatePrediction& totals) {
+  StepEmulation out;
+  out.entry = step.entry;
+  out.blocks = int64_t{step.grid.x} * step.grid.y * step.grid.z;
+  out.threads_per_block = static_cast<int>(step.block.x * step.block.y * step.block.z);
+  out.usage = usage_of(kernel, step.entry);
+  if (out.blocks < 1) throw InputError("launch of " + step.entry + " has an empty grid");
+
+  auto start = Clock::now();
+  KernelEmulationInput in;
+  in.block_weights = block_weights_for(estimate, step);
+  const std::vector<int64_t> sampled = choose_sample_blocks(in.block_weights, options.samples);
+  interp::InterpretLimits limits;
+  limits.max_warp_instructions_per_block = options.max_warp_instructions_per_block;
+  interp::LaunchInterpreter interpreter(module.function(step.entry), step, memory, limits);
+  in.samples.reserve(sampled.size());
+  for (int64_t b : sampled) in.samples.push_back(interpreter.run_block(b, true));
+  totals.interpret_seconds += seconds_since(start);
+
+  start = Clock::now();
+  in.threads_per_block = out.threads_per_block;
+  in.usage = out.usage;
+  in.dynamic_shared_bytes = static_cast<int>(step.shared_bytes);
+  in.gpu = gpu;
+  in.launches = 1;
+  in.measured_cache = options.measured_cache;
+  const PreparedKernel prepared = prepare_kernel(in);
+  out.prediction = predict_kernel(prepared);
+  out.imbalance = imbalance_of(out.prediction, in.block_weights, prepared.block_slots);
+  totals.emulate_seconds += seconds_since(start);
+
+  if (options.sensitivity) {
+    start = Clock::now();
+    out.sensitivity = analyse_sensitivity(prepared, options.sensitivity_options);
+    totals.sensitivity_seconds += seconds_since(start);
+  }
+  return out;
+}
+
+// See CandidatePrediction::bottleneck.
+void name_bottleneck(CandidatePrediction& p, const GpuSpec& gpu) {
+  const StepEmulation& longest = p.steps[p.longest_step()];
+  if (longest.sensitivity) {
+    p.bottleneck = longest.sensitivity->bottleneck.resource;
+    p.bottleneck_kind = longest.sensitivity->bottleneck.kind;
+    p.bottleneck_from_sensitivity = true;
+    return;
+  }
+  const auto& u = longest.prediction.utilisation;
+  const size_t busiest = static_cast<size_t>(std::max_element(u.begin(), u.end()) - u.begin());
+  if (u[busiest] >= CandidatePrediction::kSaturated) {
+    p.bottleneck = static_cast<Resource>(busiest);
+    p.bottleneck_kind = BoundKind::Throughput;
+    return;
+  }
+  double most_exposed = -1;
+  for (size_t r = 0; r < kResourceCount; ++r) {
+    const double exposed = longest.prediction.transactions[r] * gpu.timing[r].latency;
+    if (static_cast<Resource>(r) != Resource::Issue && exposed > most_exposed) {
+      most_exposed = exposed;
+      p.bottleneck = static_cast<Resource>(r);
+    }
+  }
+  p.bottleneck_kind = BoundKind::Latency;
+}
+
+CandidatePrediction emulate_plan_unguarded(const LaunchPlan& plan, const CompiledKernel& kernel,
+                                           const WorkEstimate& estimate, const GpuSpec& gpu,
+                                           const CandidateEmulationOptions& options) {
+  if (plan.steps.empty()) throw InputError("the launch plan has no steps to emulate");
+  PtxModuleCache& cache = options.ptx_cache ? *options.ptx_cache : shared_ptx_module_cache();
+  const auto start = Clock::now();
+  const std::shared_ptr<const ptx::PtxModule> module = cache.get(kernel);
+  CandidatePrediction p;
+  p.interpret_seconds += seconds_since(start);  // parsing, when the cache misses
+  // Zero-filled (lazily, by calloc), not poisoned: sampled blocks of a later step may read
+  // what the unsampled blocks of an earlier one would have written.
+  interp::HostMemory memory(plan, interp::HostMemory::Fill::Zero);
+  for (const LaunchStep& step : plan.steps)
+    p.steps.push_back(emulate_step(*module, step, memory, kernel, estimate, gpu, options, p));
+
+  for (const StepEmulation& s : p.steps) {
+    p.cycles += s.prediction.cycles;
+    p.microseconds += s.prediction.microseconds;
+    p.launch_microseconds += s.prediction.launch_cycles / (gpu.clock_ghz * 1e3);
+    for (size_t r = 0; r < kResourceCount; ++r) p.transactions[r] += s.prediction.transactions[r];
+  }
+  for (const StepEmulation& s : p.steps)
+    for (size_t r = 0; r < kResourceCount; ++r)
+      p.utilisation[r] += s.prediction.utilisation[r] * (p.cycles > 0 ? s.prediction.cycles / p.cycles : 0);
+  const StepEmulation& longest = p.steps[p.longest_step()];
+  p.imbalance = longest.imbalance;
+  const int warps_per_block = (longest.threads_per_block + 31) / 32;
+  p.occupancy = static_cast<double>(longest.prediction.resident_blocks * warps_per_block) / gpu.max_warps_per_sm;
+  name_bottleneck(p, gpu);
+  return p;
+}
+
+}  // namespace
+
+size_t CandidatePrediction::longest_step() const {
+  size_t longest = 0;
+  for (size_t i = 1; i < steps.size(); ++i)
+    if (steps[i].prediction.cycles > steps[longest].prediction.cycles) longest = i;
+  return longest;
+}
+
+CandidatePrediction emulate_plan(const LaunchPlan& plan, const CompiledKernel& kernel, const WorkEstimate& estimate,
+                                 const GpuSpec& gpu, const CandidateEmulationOptions& options) {
+  // The interpreter and emulator report bad input as InputError; anything else escaping
+  // them (an out_of_range on a malformed operand, memory for a huge trace) is still about
+  // this candidate, not the daemon, and must reach the client as such.
+  try {
+    return emulate_plan_unguarded(plan, kernel, estimate, gpu, options);
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::bad_alloc&) {
+    throw InputError("emulating the candidate ran out of memory (a sampled block's trace is too large)");
+  } catch (const std::exception& e) {
+    throw InputError(std::string("cannot emulate the candidate: ") + e.what());
+  }
+}
+
+CandidatePrediction emulate_candidate(const KernelFamily& family, const Workload& workload, const Config& config,
+                                      Dtype dtype, const LaunchPlan& plan, const CompiledKernel& kernel,
+                                      const GpuSpec& gpu, const CandidateEmulationOptions& options) {
+  return emulate_plan(plan, kernel, family.estimate(workload, config, dtype), gpu, options);
+}
+
+}  // namespace ktune

@@ -1,0 +1,83 @@
+#pragma once
+// SAAKE for one tuning candidate (issue 4): the compiled kernel's PTX interpreted over the
+// workload's real buffers on a few sampled blocks, those traces emulated on the GPU spec
+// with the occupancy ptxas allows, and the whole grid's time extrapolated from them by the
+// family's per-block work estimate. Every LaunchStep of the plan is emulated on its own and
+// the steps' times add up (they run in order on one stream).
+//
+//   plan ──► block weights (family estimate) ──► choose_sample_blocks ──► interpreter
+//        ──► prepare_kernel / predict_kernel (model/emulator) [──► analyse_sensitivity]
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpu/compiled_kernel.h"
+#include "kernels/kernel_family.h"
+#include "model/emulator/block_sampling.h"
+#include "model/emulator/kernel_emulation.h"
+#include "model/emulator/sensitivity.h"
+#include "model/gpu_spec.h"
+#include "model/saake/ptx_module_cache.h"
+
+namespace ktune {
+
+struct CandidateEmulationOptions {
+  SamplePlan samples{};      // blocks traced per launch: the heaviest few plus a random few
+  bool sensitivity = false;  // also run the sensitivity analysis (tens of re-emulations)
+  SensitivityOptions sensitivity_options{};
+  // A sampled block running longer than this (warp instructions) is refused as a hang.
+  uint64_t max_warp_instructions_per_block = uint64_t{1} << 26;
+  PtxModuleCache* ptx_cache = nullptr;  // nullptr: shared_ptx_module_cache()
+  std::optional<CacheRates> measured_cache;
+};
+
+struct StepEmulation {
+  std::string entry;
+  int64_t blocks = 0;
+  int threads_per_block = 0;
+  ResourceUsage usage;
+  KernelPrediction prediction;
+  double imbalance = 1;  // busiest block slot / mean slot
+  std::optional<SensitivityReport> sensitivity;
+};
+
+struct CandidatePrediction {
+  double microseconds = 0;  // all steps, launch overheads included
+  double cycles = 0;
+  double launch_microseconds = 0;
+  double occupancy = 0;  // resident warps / maximum, of the longest step
+  double imbalance = 1;  // of the longest step
+  std::array<double, kResourceCount> utilisation{};   // time-weighted over the steps
+  std::array<double, kResourceCount> transactions{};  // whole plan
+  // From the longest step's sensitivity analysis when it ran; otherwise from utilisation:
+  // a resource busy >= kSaturated of the time is the throughput bottleneck, else the kernel
+  // waits on the resource with the most latency exposed (transactions x latency).
+  Resource bottleneck = Resource::Issue;
+  BoundKind bottleneck_kind = BoundKind::Latency;
+  bool bottleneck_from_sensitivity = false;
+  std::vector<StepEmulation> steps;
+  // Host time, seconds: tracing the samples, emulating them, and the sensitivity analysis.
+  double interpret_seconds = 0;
+  double emulate_seconds = 0;
+  double sensitivity_seconds = 0;
+
+  static constexpr double kSaturated = 0.6;
+  size_t longest_step() const;
+};
+
+// The candidate as the tuner holds it: family, workload, configuration, the plan prepared for
+// them and the kernel compiled for them. Throws InputError (never anything else for bad
+// input) when the PTX cannot be parsed or interpreted, a launch names an entry the kernel
+// lacks, a block does not fit on an SM, or a sampled block hangs.
+CandidatePrediction emulate_candidate(const KernelFamily& family, const Workload& workload, const Config& config,
+                                      Dtype dtype, const LaunchPlan& plan, const CompiledKernel& kernel,
+                                      const GpuSpec& gpu, const CandidateEmulationOptions& options = {});
+
+// The same with the family's WorkEstimate already at hand (the tuner computes it for the
+// first cost model anyway; on a large matrix it costs more than the emulation).
+CandidatePrediction emulate_plan(const LaunchPlan& plan, const CompiledKernel& kernel, const WorkEstimate& estimate,
+                                 const GpuSpec& gpu, const CandidateEmulationOptions& options = {});
+
+}  // namespace ktune

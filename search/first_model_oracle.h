@@ -1,0 +1,37 @@
+#pragma once
+// The SAAKE oracle over the first cost model (model/first_cost_model.h), until the emulator
+// with sensitivity analysis answers instead. The first model names its bottleneck in words;
+// they map onto resources as: "memory" → DRAM throughput; "latency" and "imbalance" → DRAM
+// latency (too few or too uneven warps to keep DRAM busy); "launch" → launch throughput.
+#include <map>
+
+#include "kernels/kernel_family.h"
+#include "model/gpu_spec.h"
+#include "search/saake_oracle.h"
+#include "gpu/compiled_kernel.h"
+
+namespace ktune {
+
+class FirstModelOracle : public SaakeOracle {
+ public:
+  // `usage`: the resources the model assumes before compiling (the tuner's assumed usage).
+  FirstModelOracle(const KernelFamily& family, const Workload& workload, Dtype dtype, const GpuSpec& gpu,
+                   const ResourceUsage& usage);
+  std::optional<OracleView> evaluate(const Config& config) override;
+  std::optional<Bottleneck> bottleneck_at(const Config& config, double occupancy) override;
+  std::vector<double> lower_occupancies(const Config& config) override;
+
+ private:
+  const WorkEstimate& estimate(const Config& config);
+  std::optional<OracleView> view_with(const Config& config, const ResourceUsage& usage);
+
+  const KernelFamily& family_;
+  const Workload& workload_;
+  Dtype dtype_;
+  GpuSpec gpu_;
+  ResourceUsage usage_;
+  std::map<Config, WorkEstimate> estimates_;  // estimates walk the matrix: computed once
+  std::map<Config, std::optional<OracleView>> views_;
+};
+
+}  // namespace ktune

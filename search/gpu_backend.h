@@ -1,0 +1,43 @@
+#pragma once
+// The tuning loop's backend on a real GPU: NVRTC through the compile cache, the family's
+// launch plans, the Measurer's worker process, and cuSPARSE as the SpMV vendor baseline.
+#include <functional>
+#include <optional>
+
+#include "gpu/compile_cache.h"
+#include "gpu/measurer.h"
+#include "model/gpu_spec.h"
+#include "search/tuning_loop.h"
+
+namespace ktune {
+
+class GpuLoopBackend : public LoopBackend {
+ public:
+  using RequestFor = std::function<CompileRequest(const Config&)>;
+  // `plan_config`: any valid configuration, whose plan carries the vendor baseline's inputs.
+  GpuLoopBackend(const KernelFamily& family, const Workload& workload, Dtype dtype, bool hot, const GpuSpec& gpu,
+                 CompileCache& cache, Measurer& measurer, RequestFor request_for, Config plan_config);
+
+  std::shared_ptr<const CompiledKernel> compile(const Config& config) override;
+  std::optional<Prediction> predict(const Config& config, const CompiledKernel& kernel) override;
+  Measurement measure(const Config& config, const CompiledKernel& kernel) override;
+  std::vector<VendorTiming> vendor() override;
+
+ private:
+  LaunchPlan plan_for(const Config& config);
+
+  const KernelFamily& family_;
+  const Workload& workload_;
+  Dtype dtype_;
+  GpuSpec gpu_;
+  CompileCache& cache_;
+  Measurer& measurer_;
+  RequestFor request_for_;
+  Config plan_config_;  // any valid configuration: the vendor's inputs come from its plan
+  MeasureOptions options_;
+  std::vector<double> reference_;
+  std::vector<int32_t> row_lengths_;
+  std::optional<LaunchPlan> previous_plan_;  // lends its inputs to the next configuration's plan
+};
+
+}  // namespace ktune

@@ -1,0 +1,50 @@
+#pragma once
+// The measured search (issue 5, part 4). Seeds first (the SAAKE walk's pick), then whatever
+// the technique proposes; each proposal is compiled in the thread pool a few candidates
+// ahead of the GPU, measured, recorded in the shared results store and committed through the
+// observer as it lands. The search stops on its budget (measurements, seconds), on
+// convergence (`patience` measurements without beating the best by more than the noise) or
+// once the best is `target_speedup` times faster than the vendor. The finalists are then
+// re-measured interleaved (A B C A B C ...) so that drift hits them alike, and ranked with
+// better_measured. Everything is decided on the loop's thread in a fixed order, so the same
+// seed and the same measurements give the same proposals: a restarted job replays its stored
+// measurements (TuneObserver::previous_measurement) instead of measuring them again.
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "gpu/thread_pool.h"
+#include "search/techniques/search_core.h"
+#include "search/tune_types.h"
+
+namespace ktune {
+
+// What the loop needs from compilation, the model and the GPU; tests fake it.
+class LoopBackend {
+ public:
+  virtual ~LoopBackend() = default;
+  // Runs on compile-pool threads, several at once.
+  virtual std::shared_ptr<const CompiledKernel> compile(const Config& config) = 0;
+  // The model's prediction with the compiled resources; nothing when it cannot launch.
+  virtual std::optional<Prediction> predict(const Config& config, const CompiledKernel& kernel) = 0;
+  // Verifies and times one compiled configuration, on the loop's thread.
+  virtual Measurement measure(const Config& config, const CompiledKernel& kernel) = 0;
+  // The vendor's timings of the same operation; empty when the family has no vendor to beat.
+  virtual std::vector<VendorTiming> vendor() = 0;
+};
+
+struct LoopSettings {
+  TuneBudget budget;
+  std::optional<double> target_speedup;
+  uint64_t seed = 1;
+  int lookahead = 3;              // compiled candidates kept ready ahead of the GPU
+  int finalists = 3;              // the best few re-measured at the end ...
+  int finalist_rounds = 2;        // ... this many more times each, interleaved
+  std::optional<int> space_size;  // valid configurations, when known: caps the plan
+};
+
+TuneOutcome run_tuning_loop(const ParameterSpace& space, const std::vector<Config>& seeds, Technique& technique,
+                            LoopBackend& backend, ThreadPool& pool, const LoopSettings& settings,
+                            TuneObserver& observer);
+
+}  // namespace ktune

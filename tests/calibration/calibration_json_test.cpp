@@ -1,0 +1,97 @@
+// The stored form of a calibration and how it replaces a GpuSpec's table.
+#include <gtest/gtest.h>
+
+#include "model/calibration/calibration.h"
+#include "workload/input_error.h"
+
+namespace ktune {
+namespace {
+
+Calibration sample() {
+  Calibration c;
+  c.fingerprint = "f00d";
+  c.device = "NVIDIA H200";
+  c.arch = "sm_90";
+  c.sms = 132;
+  c.schedulers_per_sm = 4;
+  c.clock_ghz = 1.98;
+  c.reported_clock_ghz = 1.98;
+  c.created_at = "2026-11-21T08:00:00Z";
+  for (size_t i = 0; i < kResourceCount; ++i) {
+    c.timing[i] = {10.0 + i, 0.5 + i};
+    c.latency_method[i] = "measured: l" + std::to_string(i);
+    c.gap_method[i] = "derived: g" + std::to_string(i);
+  }
+  c.extras["shuffle_latency"] = 23;
+  c.runs.push_back({"fp32_latency", {100, 200}, {1.5, 2.5}, 4.2});
+  return c;
+}
+
+TEST(CalibrationJson, RoundTrips) {
+  const Calibration c = sample();
+  const nlohmann::json j = c.to_json();
+  EXPECT_EQ(j["resources"]["dram"]["latency"], 17.0);
+  EXPECT_EQ(j["resources"]["fp32"]["gap"], 1.5);
+  const Calibration back = Calibration::from_json(nlohmann::json::parse(j.dump()));
+  EXPECT_EQ(back.fingerprint, "f00d");
+  EXPECT_EQ(back.arch, "sm_90");
+  EXPECT_EQ(back.sms, 132);
+  EXPECT_EQ(back.schedulers_per_sm, 4);
+  EXPECT_DOUBLE_EQ(back.clock_ghz, 1.98);
+  for (size_t i = 0; i < kResourceCount; ++i) {
+    EXPECT_DOUBLE_EQ(back.timing[i].latency, c.timing[i].latency) << i;
+    EXPECT_DOUBLE_EQ(back.timing[i].gap, c.timing[i].gap) << i;
+    EXPECT_EQ(back.latency_method[i], c.latency_method[i]);
+    EXPECT_EQ(back.gap_method[i], c.gap_method[i]);
+  }
+  EXPECT_DOUBLE_EQ(back.extras.at("shuffle_latency"), 23);
+  ASSERT_EQ(back.runs.size(), 1u);
+  EXPECT_EQ(back.runs[0].name, "fp32_latency");
+  EXPECT_DOUBLE_EQ(back.runs[0].us[1], 2.5);
+  EXPECT_DOUBLE_EQ(back.runs[0].per_unit, 4.2);
+}
+
+TEST(CalibrationJson, NamesWhatIsMissingOrWrong) {
+  nlohmann::json j = sample().to_json();
+  j["resources"].erase("barrier");
+  try {
+    Calibration::from_json(j);
+    FAIL() << "a missing resource was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("barrier"), std::string::npos) << e.what();
+  }
+  j = sample().to_json();
+  j["resources"]["l2"]["gap"] = 0;
+  EXPECT_THROW(Calibration::from_json(j), InputError);
+  j = sample().to_json();
+  j["resources"]["l2"]["latency"] = "fast";
+  EXPECT_THROW(Calibration::from_json(j), InputError);
+  j = sample().to_json();
+  j.erase("clock_ghz");
+  EXPECT_THROW(Calibration::from_json(j), InputError);
+  EXPECT_THROW(Calibration::from_json(nlohmann::json::array()), InputError);
+}
+
+TEST(ApplyCalibration, ReplacesTableSourceAndClock) {
+  GpuSpec spec = spec_for_arch("sm_90");
+  const int sms = spec.sms;
+  Calibration c = sample();
+  c.clock_ghz = 1.755;
+  apply_calibration(spec, c);
+  EXPECT_EQ(spec.timing_source, "calibrated f00d");
+  EXPECT_DOUBLE_EQ(spec.clock_ghz, 1.755);
+  EXPECT_DOUBLE_EQ(timing(spec.timing, Resource::Dram).latency, 17.0);
+  EXPECT_DOUBLE_EQ(timing(spec.timing, Resource::Issue).gap, 11.5);
+  EXPECT_EQ(spec.sms, sms);  // limits are not the calibration's business
+}
+
+TEST(ApplyCalibration, RefusesAnotherArchitecture) {
+  GpuSpec spec = spec_for_arch("sm_80");
+  const ResourceTable before = spec.timing;
+  EXPECT_THROW(apply_calibration(spec, sample()), InputError);
+  EXPECT_EQ(spec.timing_source, "table");
+  EXPECT_DOUBLE_EQ(timing(spec.timing, Resource::Fp32).latency, timing(before, Resource::Fp32).latency);
+}
+
+}  // namespace
+}  // namespace ktune
