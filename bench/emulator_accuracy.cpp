@@ -7,7 +7,10 @@
 //
 // usage: emulator_accuracy [--truth FILE] [--matrices DIR] [--only NAME] [--small]
 //                          [--dtype f32|f64|both] [--samples HEAVIEST,RANDOM] [--clock-ghz GHZ]
-//                          [--json FILE] [--md FILE]
+//                          [--calibration FILE] [--json FILE] [--md FILE] [--predictions-out FILE]
+// --calibration applies a measured resource table and clock (model/calibration) to the spec;
+// --predictions-out writes every prediction (time, occupancy, bottleneck, utilisation) for the
+// search's offline evaluation.
 // Run from the repository root (the defaults are relative to it); --small skips the five
 // generated matrices of 30-84 M nonzeros.
 #include <algorithm>
@@ -25,6 +28,7 @@
 #include "gpu/compile_cache.h"
 #include "gpu/thread_pool.h"
 #include "kernels/spmv/spmv_family.h"
+#include "model/calibration/calibration.h"
 #include "model/saake/candidate_emulation.h"
 #include "workload/input_error.h"
 #include "workload/matrix_market.h"
@@ -40,7 +44,7 @@ using Clock = std::chrono::steady_clock;
 struct Options {
   std::string truth = "bench/data/spmv_ground_truth_h200.json";
   std::string matrices = "../shared/data/matrices";
-  std::string only, json_out, md_out;
+  std::string only, json_out, md_out, calibration, predictions_out;
   bool small = false;
   std::vector<std::string> dtypes = {"f32", "f64"};
   SamplePlan samples{};
@@ -60,6 +64,8 @@ Options parse(int argc, char** argv) {
     else if (a == "--only") o.only = value();
     else if (a == "--json") o.json_out = value();
     else if (a == "--md") o.md_out = value();
+    else if (a == "--calibration") o.calibration = value();
+    else if (a == "--predictions-out") o.predictions_out = value();
     else if (a == "--small") o.small = true;
     else if (a == "--clock-ghz") o.clock_ghz = std::stod(value());
     else if (a == "--dtype") {
@@ -152,6 +158,7 @@ struct Candidate {
   double measured_us = 0;
   double predicted_us = 0;
   std::string bottleneck;
+  json prediction;  // the --predictions-out entry
   double emulate_ms = 0;  // interpretation + emulation
   double estimate_ms = 0;  // the family's WorkEstimate and the plan
 };
@@ -201,6 +208,12 @@ json evaluate_workload(const json& entry, const Workload& w, const SpmvFamily& f
       const CandidatePrediction p = emulate_plan(plan, *kernels.at({cand.key, dtype_name}), estimate, gpu, options);
       cand.predicted_us = p.microseconds;
       cand.bottleneck = std::string(resource_name(p.bottleneck)) + ":" + bound_kind_name(p.bottleneck_kind);
+      json utilisation = json::object();
+      for (size_t r = 0; r < kResourceCount; ++r)
+        if (p.utilisation[r] > 0) utilisation[resource_name(static_cast<Resource>(r))] = p.utilisation[r];
+      cand.prediction = {{"config", cand.key}, {"predicted_us", p.microseconds}, {"occupancy", p.occupancy},
+                         {"bottleneck", resource_name(p.bottleneck)}, {"kind", bound_kind_name(p.bottleneck_kind)},
+                         {"utilisation", utilisation}};
     } catch (const InputError& e) {
       failures.push_back({{"config", cand.key}, {"error", e.what()}});
       continue;
@@ -224,10 +237,12 @@ json evaluate_workload(const json& entry, const Workload& w, const SpmvFamily& f
                    [&](size_t a, size_t b) { return predicted[a] < predicted[b]; });
   const size_t best = done.empty() ? 0 : static_cast<size_t>(std::min_element(measured.begin(), measured.end()) - measured.begin());
   const auto best_rank = std::find(by_prediction.begin(), by_prediction.end(), best) - by_prediction.begin();
-  json rows = json::array();
-  for (const Candidate& c : done)
+  json rows = json::array(), predictions = json::array();
+  for (const Candidate& c : done) {
     rows.push_back({{"config", c.key}, {"measured_us", c.measured_us}, {"predicted_us", c.predicted_us},
-                    {"bottleneck", c.bottleneck}, {"emulate_ms", c.emulate_ms}});
+                    {"bottleneck", c.bottleneck}, {"emulate_ms", c.emulate_ms}, {"estimate_ms", c.estimate_ms}});
+    predictions.push_back(c.prediction);
+  }
   return {{"workload", entry["workload"]}, {"dtype", dtype_name}, {"rows", entry["rows"]}, {"nnz", entry["nnz"]},
           {"configs", done.size()}, {"failed", failures},
           {"spearman", spearman(predicted, measured)},
@@ -242,7 +257,7 @@ json evaluate_workload(const json& entry, const Workload& w, const SpmvFamily& f
           {"emulate_ms_mean", emulate_ms.empty() ? 0.0 : std::accumulate(emulate_ms.begin(), emulate_ms.end(), 0.0) / emulate_ms.size()},
           {"emulate_ms_max", emulate_ms.empty() ? 0.0 : *std::max_element(emulate_ms.begin(), emulate_ms.end())},
           {"estimate_ms_mean", estimate_ms.empty() ? 0.0 : std::accumulate(estimate_ms.begin(), estimate_ms.end(), 0.0) / estimate_ms.size()},
-          {"candidates", rows}};
+          {"candidates", rows}, {"predictions", predictions}};
 }
 
 json summarise(const json& results) {
@@ -285,6 +300,23 @@ void write_markdown(std::ostream& md, const json& meta, const json& results, con
      << " ms per candidate (median of workload means; target <= 20 ms).\n";
 }
 
+// The source's commit, "+uncommitted" when the tree differs from it; "?" outside a checkout.
+std::string commit_of() {
+  auto read = [](const char* cmd) {
+    std::string text;
+    if (FILE* f = popen(cmd, "r")) {
+      char buf[128];
+      while (fgets(buf, sizeof buf, f)) text += buf;
+      pclose(f);
+    }
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    return text;
+  };
+  const std::string head = read("git rev-parse --short HEAD 2>/dev/null");
+  if (head.empty()) return "?";
+  return read("git status --porcelain --untracked-files=no 2>/dev/null").empty() ? head : head + "+uncommitted";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -293,7 +325,17 @@ int main(int argc, char** argv) try {
   if (!truth_file) throw std::runtime_error("cannot read " + o.truth + " (--truth FILE; run from the repository root)");
   const json truth = json::parse(truth_file);
   GpuSpec gpu = measured_device(truth["meta"]["device"]);
-  if (o.clock_ghz > 0) gpu.clock_ghz = o.clock_ghz;
+  std::string clock_source = "device max clock from the truth's meta";
+  if (!o.calibration.empty()) {
+    std::ifstream file(o.calibration);
+    if (!file) throw std::runtime_error("cannot read calibration " + o.calibration);
+    apply_calibration(gpu, Calibration::from_json(json::parse(file)));
+    clock_source = "calibration " + o.calibration;
+  }
+  if (o.clock_ghz > 0) {
+    gpu.clock_ghz = o.clock_ghz;
+    clock_source = "--clock-ghz";
+  }
   const SpmvFamily family;
   const ParameterSpace space = family.space();
   std::map<std::string, Config> configs;
@@ -329,6 +371,8 @@ int main(int argc, char** argv) try {
                      {"samples", std::to_string(o.samples.heaviest) + " heaviest + " + std::to_string(o.samples.random) + " random"},
                      {"host", std::to_string(std::thread::hardware_concurrency()) + " hardware threads"},
                      {"clock_ghz", gpu.clock_ghz},
+                     {"clock_source", clock_source},
+                     {"timing_source", gpu.timing_source},
                      {"small_only", o.small}};
   if (!o.json_out.empty()) std::ofstream(o.json_out) << json{{"meta", meta}, {"summary", summary}, {"workloads", results}}.dump(1);
   if (!o.md_out.empty()) {
@@ -336,6 +380,18 @@ int main(int argc, char** argv) try {
     write_markdown(md, meta, results, summary);
   }
   write_markdown(std::cout, meta, results, summary);
+  if (!o.predictions_out.empty()) {
+    std::string command = "emulator_accuracy";
+    for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
+    json workloads = json::array();
+    for (json& r : results)
+      workloads.push_back({{"workload", r["workload"]}, {"dtype", r["dtype"]}, {"configs", std::move(r["predictions"])}});
+    const json out = {{"meta", {{"device", meta["device"]}, {"commit", commit_of()}, {"command", command},
+                                {"clock", {{"ghz", gpu.clock_ghz}, {"source", clock_source}}},
+                                {"timing_source", gpu.timing_source}}},
+                      {"workloads", workloads}};
+    std::ofstream(o.predictions_out) << out.dump(1) << "\n";
+  }
   return 0;
 } catch (const std::exception& e) {
   std::cerr << "emulator_accuracy: " << e.what() << "\n";

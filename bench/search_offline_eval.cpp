@@ -1,9 +1,14 @@
 // Offline evaluation of the search strategies (issue 5 part 5): how many measurements each
 // needs to get within 3% of the exhaustive best, on every workload of a recorded ground truth,
 // over several seeds. Writes a markdown table and CSV curves (best so far / best vs
-// measurements). Usage (from the repository root):
+// measurements). The model is the emulator's recorded predictions (--predictions; "none" keeps
+// the ground truth's first-model predictions), and the SAAKE walk over them seeds
+// seed+ensemble. Usage (from the repository root):
 //   build/bin/search_offline_eval [--ground-truth bench/data/spmv_ground_truth_h200.json]
-//       [--family spmv] [--seeds 20] [--model-first 8] [--out bench/results/search_offline_eval]
+//       [--predictions bench/data/spmv_predictions_h200.json] [--family spmv] [--seeds 20]
+//       [--model-first 8] [--seed saake|best] [--out bench/results/search_offline_eval]
+// --seed best seeds seed+ensemble with the model's best prediction instead of the walk (to
+// tell the walk's contribution from the model's).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -14,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/offline_model.h"
 #include "kernels/kernel_family.h"
 #include "search/techniques/offline_eval.h"
 
@@ -39,16 +45,20 @@ std::string fmt(double v, int digits = 1) {
 
 int main(int argc, char** argv) {
   std::string truth_path = "bench/data/spmv_ground_truth_h200.json";
+  std::string predictions_path = "bench/data/spmv_predictions_h200.json";
   std::string family_name = "spmv";
   std::string out = "bench/results/search_offline_eval";
   size_t seeds = 20;
+  std::string seed_from = "saake";
   EvalOptions options;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i], value = argv[i + 1];
     if (flag == "--ground-truth") truth_path = value;
+    else if (flag == "--predictions") predictions_path = value;
     else if (flag == "--family") family_name = value;
     else if (flag == "--seeds") seeds = std::stoul(value);
     else if (flag == "--model-first") options.model_first = std::stoul(value);
+    else if (flag == "--seed") seed_from = value;
     else if (flag == "--out") out = value;
     else {
       std::cerr << "unknown flag " << flag << "\n";
@@ -61,7 +71,31 @@ int main(int argc, char** argv) {
     return 2;
   }
   const ParameterSpace space = family->space();
-  const std::vector<GroundTruthCase> cases = load_ground_truth(truth_path, space);
+  std::vector<GroundTruthCase> cases = load_ground_truth(truth_path, space);
+  std::map<std::string, PredictionTable> tables;
+  if (predictions_path != "none") tables = load_prediction_tables(predictions_path, space);
+  use_predictions(cases, tables, "emulator");
+  if (seed_from != "saake" && seed_from != "best") {
+    std::cerr << "--seed must be saake or best\n";
+    return 2;
+  }
+  // The walk is deterministic: one seed per case, whatever the random seed.
+  std::map<std::string, OfflineSeed> case_seeds = saake_seeds(cases, tables, *family, space);
+  if (seed_from == "best") {
+    for (const auto& truth : cases) {
+      const Config best = best_predicted(truth, space);
+      case_seeds[truth.label()] = {best, space.canonical(best), "best prediction (" + truth.model + ")", "", 0};
+    }
+  }
+  options.seed = [&case_seeds](const GroundTruthCase& truth, const ParameterSpace&) {
+    return case_seeds.at(truth.label()).config;
+  };
+  options.seed_label = seed_from == "saake"
+                           ? "the best of the SAAKE walks from the family's canonical starts over the case's "
+                             "predictions (search/table_oracle.h), else the model's best prediction"
+                           : "the model's best prediction (--seed best)";
+  size_t emulated = 0;
+  for (const auto& truth : cases) emulated += truth.model == "emulator";
 
   // counts[strategy][case] = measurements to within tolerance, one per seed
   std::map<std::string, std::map<std::string, std::vector<double>>> counts;
@@ -88,8 +122,10 @@ int main(int argc, char** argv) {
   md << "# Search strategies, offline (" << truth_path << ")\n\n"
      << "Measurements needed to get within " << fmt(options.tolerance * 100, 0)
      << "% of the exhaustive best, " << cases.size() << " workload x dtype cases, " << seeds
-     << " seeds each (a simulated measurement is the recorded median). Model: the recorded "
-        "`predicted_us` (first cost model). model_top_k+ensemble measures the model's top "
+     << " seeds each (a simulated measurement is the recorded median). Model: the emulator's predictions ("
+     << predictions_path << ") for " << emulated << " cases; the other " << cases.size() - emulated
+     << " fall back to the ground truth's `predicted_us` (first cost model), marked † below. "
+        "model_top_k+ensemble measures the model's top "
      << options.model_first << " first, then the AUC bandit (model as one more arm). "
         "seed+ensemble seed: " << options.seed_label << ".\n\n"
      << "| strategy | median | p90 | mean | max |\n|---|---|---|---|---|\n";
@@ -106,15 +142,17 @@ int main(int argc, char** argv) {
   md << "\nRatio ensemble / model_top_k+ensemble (medians): "
      << fmt(medians["ensemble"] / medians["model_top_k+ensemble"], 2)
      << "; ensemble / seed+ensemble: " << fmt(medians["ensemble"] / medians["seed+ensemble"], 2) << ".\n\n";
-  md << "Per case (median measurements over seeds):\n\n| case |";
+  md << "Per case (median measurements over seeds; the seed's measured time over the exhaustive best):\n\n| case |";
   for (Strategy s : all_strategies()) md << " " << strategy_name(s) << " |";
-  md << "\n|---|";
-  for (size_t i = 0; i < all_strategies().size(); ++i) md << "---|";
+  md << " seed | seed / best | walk stop (steps) |\n|---|";
+  for (size_t i = 0; i < all_strategies().size() + 3; ++i) md << "---|";
   md << "\n";
   for (const auto& truth : cases) {
-    md << "| " << truth.label() << " |";
+    const OfflineSeed& seed = case_seeds.at(truth.label());
+    md << "| " << truth.label() << (truth.model == "emulator" ? "" : " †") << " |";
     for (Strategy s : all_strategies()) md << " " << fmt(quantile(counts[strategy_name(s)][truth.label()], 0.5)) << " |";
-    md << "\n";
+    md << " `" << seed.key << "` | " << fmt(truth.time_us.at(seed.key) / truth.best_us, 3) << " | "
+       << (seed.stop.empty() ? seed.source : seed.stop + " (" + std::to_string(seed.walk_steps) + ")") << " |\n";
   }
   std::ofstream(out + ".md") << md.str();
   std::cout << md.str();

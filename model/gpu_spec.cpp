@@ -83,6 +83,28 @@ GpuSpec ampere_a100() {
   return s;
 }
 
+// The sm_90 table as calibrated on an NVIDIA H200 (driver 580.159, SM clock measured 1.977 GHz)
+// by model/calibration at commit b6100b1: bench/data/calibration_h200.json holds every
+// microbenchmark behind these figures. Gaps use the units of resource.h (per scheduler for
+// the issue-side pipes, per SM and per sector for memory). Re-calibrating a device replaces
+// them at run time; this is what a GPU-less ktune assumes for sm_90.
+void use_h200_calibration(GpuSpec& s) {
+  auto set = [&](Resource r, double latency, double gap) { timing(s.timing, r) = {latency, gap}; };
+  set(Resource::IntAlu, 5.05, 1.03);
+  set(Resource::Fp32, 4.14, 1.03);
+  set(Resource::Fp64, 8.04, 2.00);
+  set(Resource::Sfu, 16.9, 7.99);
+  set(Resource::Shared, 23.0, 1.00);
+  set(Resource::L1, 31.9, 0.253);
+  set(Resource::L2, 325, 0.905);    // 9.2 TB/s of L2 reads device-wide
+  set(Resource::Dram, 658, 1.82);   // 4.6 TB/s; the chase includes TLB misses
+  set(Resource::Atomic, 329, 2.69);
+  set(Resource::Branch, 17.9, 3.77);
+  set(Resource::Barrier, 28.2, 2.08);
+  set(Resource::Issue, 1, 1.02);
+  s.timing_source = "table";
+}
+
 // H100 SXM5 (HBM3, 3.35 TB/s peak); an H200 shares the limits and has more of the figures
 // (4.8 TB/s, 60 MB L2 enabled), which calibration picks up on the device.
 GpuSpec hopper_h100() {
@@ -109,6 +131,7 @@ GpuSpec hopper_h100() {
   s.l1_bytes = 256 * kKiB - s.shared_per_sm;  // 256 KB unified L1/shared per SM
   // H100: 16 INT32, 32 FP32, 16 FP64 lanes per sub-partition; L2 ~7 TB/s sustained.
   fill_emulator_timing(s, {2, 1, 2, 29, 33, 262, 479, 7.0e3});
+  use_h200_calibration(s);
   return s;
 }
 

@@ -14,13 +14,13 @@ namespace {
 
 constexpr double kSectorBytes = 32;
 
-Bottleneck bottleneck_of(const Prediction& p) {
-  if (p.bottleneck == "memory") return {"dram", BottleneckKind::Throughput};
-  if (p.bottleneck == "launch") return {"launch", BottleneckKind::Throughput};
-  return {"dram", BottleneckKind::Latency};
-}
-
 }  // namespace
+
+WalkBottleneck first_model_bottleneck(const Prediction& p) {
+  if (p.bottleneck == "memory") return {"dram", WalkBottleneckKind::Throughput};
+  if (p.bottleneck == "launch") return {"launch", WalkBottleneckKind::Throughput};
+  return {"dram", WalkBottleneckKind::Latency};
+}
 
 FirstModelOracle::FirstModelOracle(const KernelFamily& family, const Workload& workload, Dtype dtype,
                                    const GpuSpec& gpu, const ResourceUsage& usage)
@@ -43,7 +43,7 @@ std::optional<OracleView> FirstModelOracle::view_with(const Config& config, cons
   OracleView v;
   v.time_us = p.time_us;
   v.occupancy = p.occupancy;
-  v.bottleneck = bottleneck_of(p);
+  v.bottleneck = first_model_bottleneck(p);
   if (p.time_us > 0) {
     // DRAM utilisation: the time its bytes need at full bandwidth over the kernel's time.
     const double ideal_memory_us = work.dram_bytes / (gpu_.dram_bandwidth_gbs * 1e3);
@@ -63,7 +63,7 @@ std::optional<OracleView> FirstModelOracle::evaluate(const Config& config) {
   return it->second;
 }
 
-std::optional<Bottleneck> FirstModelOracle::bottleneck_at(const Config& config, double target) {
+std::optional<WalkBottleneck> FirstModelOracle::bottleneck_at(const Config& config, double target) {
   // The first model derives occupancy from registers: pick the register count whose
   // occupancy comes nearest the hypothetical one.
   const WorkEstimate& work = estimate(config);

@@ -6,11 +6,15 @@
 #include <map>
 
 #include "kernels/kernel_family.h"
+#include "model/first_cost_model.h"
 #include "model/gpu_spec.h"
 #include "search/saake_oracle.h"
 #include "gpu/compiled_kernel.h"
 
 namespace ktune {
+
+// The first model's bottleneck word as a resource and kind (the mapping above).
+WalkBottleneck first_model_bottleneck(const Prediction& p);
 
 class FirstModelOracle : public SaakeOracle {
  public:
@@ -18,7 +22,7 @@ class FirstModelOracle : public SaakeOracle {
   FirstModelOracle(const KernelFamily& family, const Workload& workload, Dtype dtype, const GpuSpec& gpu,
                    const ResourceUsage& usage);
   std::optional<OracleView> evaluate(const Config& config) override;
-  std::optional<Bottleneck> bottleneck_at(const Config& config, double occupancy) override;
+  std::optional<WalkBottleneck> bottleneck_at(const Config& config, double occupancy) override;
   std::vector<double> lower_occupancies(const Config& config) override;
 
  private:

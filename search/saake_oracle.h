@@ -12,20 +12,22 @@
 
 namespace ktune {
 
-enum class BottleneckKind { Latency, Throughput };
+enum class WalkBottleneckKind { Latency, Throughput };
 
-struct Bottleneck {
+// Named apart from model/emulator/sensitivity.h's Bottleneck (an enum Resource and an
+// elasticity) so that an oracle over the emulator can include both.
+struct WalkBottleneck {
   std::string resource;  // e.g. "dram"
-  BottleneckKind kind = BottleneckKind::Throughput;
-  bool operator==(const Bottleneck& o) const { return resource == o.resource && kind == o.kind; }
-  bool operator!=(const Bottleneck& o) const { return !(*this == o); }
+  WalkBottleneckKind kind = WalkBottleneckKind::Throughput;
+  bool operator==(const WalkBottleneck& o) const { return resource == o.resource && kind == o.kind; }
+  bool operator!=(const WalkBottleneck& o) const { return !(*this == o); }
 };
 
 // The model's view of one configuration.
 struct OracleView {
   double time_us = 0;
   double occupancy = 0;  // resident warps / maximum, 0..1
-  Bottleneck bottleneck;
+  WalkBottleneck bottleneck;
   std::map<std::string, double> utilisation;   // per resource, 0..1 of the kernel's time
   std::map<std::string, double> transactions;  // per resource, whole kernel
 };
@@ -37,7 +39,7 @@ class SaakeOracle {
   virtual std::optional<OracleView> evaluate(const Config& config) = 0;
   // The bottleneck `config` would have if it ran at `occupancy` instead of its own
   // (sensitivity analysis at a hypothetical occupancy, digest-000 §2.7).
-  virtual std::optional<Bottleneck> bottleneck_at(const Config& config, double occupancy) = 0;
+  virtual std::optional<WalkBottleneck> bottleneck_at(const Config& config, double occupancy) = 0;
   // Occupancy steps this configuration may give up to: k·(warps per block)/(max warps) for
   // k below its resident blocks, largest first (the `olist` of Algorithm 3).
   virtual std::vector<double> lower_occupancies(const Config& config) = 0;

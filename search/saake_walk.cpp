@@ -71,11 +71,11 @@ std::vector<Config> neighbourhood(const std::vector<CanonicalDirection>& directi
 std::optional<Config> throughput_move(SaakeOracle& oracle, const std::vector<CanonicalDirection>& directions,
                                       const Config& conf, const OracleView& view, const SaakeLimits& limits) {
   double target = view.occupancy;
-  Bottleneck bott = view.bottleneck;
+  WalkBottleneck bott = view.bottleneck;
   const std::vector<double> levels = oracle.lower_occupancies(conf);
   bool changed = false;
   for (double o : levels) {
-    std::optional<Bottleneck> b = oracle.bottleneck_at(conf, o);
+    std::optional<WalkBottleneck> b = oracle.bottleneck_at(conf, o);
     if (b && *b != view.bottleneck) {
       target = o, bott = *b, changed = true;
       break;
@@ -103,7 +103,7 @@ std::optional<Config> throughput_move(SaakeOracle& oracle, const std::vector<Can
 
 std::optional<Config> saake_next_best(SaakeOracle& oracle, const std::vector<CanonicalDirection>& directions,
                                       const Config& conf, const OracleView& view, const SaakeLimits& limits) {
-  return view.bottleneck.kind == BottleneckKind::Latency ? latency_move(oracle, directions, conf, view, limits)
+  return view.bottleneck.kind == WalkBottleneckKind::Latency ? latency_move(oracle, directions, conf, view, limits)
                                                          : throughput_move(oracle, directions, conf, view, limits);
 }
 

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +48,17 @@ struct VendorTiming {
   Measurement measurement;
 };
 
+// The emulator's account of the answer (issue 4): its predicted time, the bottleneck and the
+// sensitivity vector of the chosen configuration. When the emulator cannot take the
+// configuration, the first cost model's time and bottleneck, and no sensitivity.
+struct Explanation {
+  double predicted_us = 0;
+  std::string resource;       // model/resource.h name: "dram", "l2", "fp32", ... ("launch" from the first model)
+  std::string kind;           // "latency" | "throughput"
+  std::string model;          // "emulator" | "first_model"
+  nlohmann::json sensitivity;  // model/saake sensitivity_json; null without the analysis
+};
+
 struct TuneOutcome {
   std::optional<CandidateOutcome> best;  // empty when nothing compiled or verified
   std::vector<VendorTiming> vendor;
@@ -55,6 +67,7 @@ struct TuneOutcome {
   int measurements = 0;                  // candidates the search measured (or replayed)
   std::string stop_reason;               // "budget", "seconds", "converged", "target", "exhausted", "cancelled"
   std::vector<CandidateOutcome> finalists;  // re-measured interleaved, fastest first
+  std::optional<Explanation> explanation;   // of best; empty when there is no best
 };
 
 // Where a running tune stands, for progress displays.

@@ -4,6 +4,9 @@
 #include <chrono>
 #include <future>
 
+#include "model/saake/saake_prediction.h"
+#include "search/emulator_oracle.h"
+#include "search/explanation.h"
 #include "search/first_model_oracle.h"
 #include "search/gpu_backend.h"
 #include "search/saake_walk.h"
@@ -47,7 +50,44 @@ void report_model_progress(TuneObserver& observer, const TuneOutcome& outcome, i
   observer.progress(p);
 }
 
+// The measured search's model ranking: configurations the emulator predicted (the walk's and
+// the first model's top few), fastest emulated first, then the rest in the first model's order.
+std::vector<Config> emulator_first(const std::vector<CandidateOutcome>& ranked, const EmulatorOracle& oracle) {
+  std::vector<std::pair<double, Config>> emulated;
+  std::vector<Config> rest;
+  for (const CandidateOutcome& c : ranked) {
+    if (const CandidatePrediction* p = oracle.emulation(c.config))
+      emulated.emplace_back(p->microseconds, c.config);
+    else
+      rest.push_back(c.config);
+  }
+  std::stable_sort(emulated.begin(), emulated.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<Config> out;
+  for (auto& [us, c] : emulated) out.push_back(std::move(c));
+  out.insert(out.end(), std::make_move_iterator(rest.begin()), std::make_move_iterator(rest.end()));
+  return out;
+}
+
+// A compiled model-only candidate and, when the emulator could take it, its emulation.
+struct Refined {
+  std::shared_ptr<const CompiledKernel> kernel;
+  std::optional<CandidatePrediction> emulated;
+  std::string why;  // why not
+};
+
 }  // namespace
+
+void Tuner::set_gpu(const GpuSpec& gpu) {
+  auto next = std::make_shared<const GpuSpec>(gpu);
+  std::lock_guard<std::mutex> lock(gpu_mutex_);
+  gpu_ = std::move(next);
+}
+
+std::shared_ptr<const GpuSpec> Tuner::gpu() const {
+  std::lock_guard<std::mutex> lock(gpu_mutex_);
+  return gpu_;
+}
 
 CompileRequest Tuner::compile_request(const KernelFamily& family, const Config& config, Dtype dtype) const {
   KernelSource src = family.source(config, dtype);
@@ -55,7 +95,7 @@ CompileRequest Tuner::compile_request(const KernelFamily& family, const Config& 
   req.code = std::move(src.code);
   req.entries = std::move(src.entries);
   req.options = std::move(src.options);
-  req.arch = ctx_.gpu.arch;
+  req.arch = gpu()->arch;
   return req;
 }
 
@@ -64,11 +104,12 @@ bool Tuner::can_measure() const { return ctx_.measurer != nullptr && ctx_.measur
 TuneOutcome Tuner::run(const Workload& workload, const TuneRequest& request, TuneObserver& observer) const {
   const KernelFamily& family = *request.family;
   const ParameterSpace space = family.space();
+  const std::shared_ptr<const GpuSpec> gpu = this->gpu();  // one spec for the whole tune
   std::vector<CandidateOutcome> ranked;
   for (Config& config : space.enumerate()) {
     CandidateOutcome c;
     c.config_key = space.canonical(config);
-    std::optional<Prediction> p = try_predict(family.estimate(workload, config, request.dtype), assumed_usage(), ctx_.gpu);
+    std::optional<Prediction> p = try_predict(family.estimate(workload, config, request.dtype), assumed_usage(), *gpu);
     if (!p) continue;
     c.prediction = *p;
     c.config = std::move(config);
@@ -77,65 +118,105 @@ TuneOutcome Tuner::run(const Workload& workload, const TuneRequest& request, Tun
   std::stable_sort(ranked.begin(), ranked.end(), [](const CandidateOutcome& a, const CandidateOutcome& b) {
     return a.prediction.time_us < b.prediction.time_us;
   });
-  TuneOutcome outcome = can_measure() ? run_measured(workload, request, std::move(ranked), observer)
-                                      : run_model_only(workload, request, std::move(ranked), observer);
+  TuneOutcome outcome = can_measure() ? run_measured(workload, request, std::move(ranked), *gpu, observer)
+                                      : run_model_only(workload, request, std::move(ranked), *gpu, observer);
+  if (outcome.best && !observer.cancelled())
+    outcome.explanation = explain_candidate(family, workload, request.dtype, *outcome.best, *gpu, ctx_.log);
   return outcome;
 }
 
 TuneOutcome Tuner::run_model_only(const Workload& w, const TuneRequest& r, std::vector<CandidateOutcome> ranked,
-                                  TuneObserver& observer) const {
+                                  const GpuSpec& gpu, TuneObserver& observer) const {
   TuneOutcome outcome;
   outcome.candidates_considered = static_cast<int>(ranked.size());
   const size_t n = std::min(ranked.size(), static_cast<size_t>(std::max(1, r.budget.model_compiles)));
   observer.planned(static_cast<int>(n));
   const auto start = std::chrono::steady_clock::now();
-  std::vector<std::future<std::shared_ptr<const CompiledKernel>>> compiles;
+  // The first model only picks which to compile; the emulator ranks them, in the pool
+  // alongside the compiles (each emulation is independent and reads the workload only).
+  std::vector<std::future<Refined>> refined;
   for (size_t i = 0; i < n; ++i) {
     CompileRequest req = compile_request(*r.family, ranked[i].config, r.dtype);
-    compiles.push_back(ctx_.compile_pool->submit([cache = ctx_.compile_cache, req] { return cache->get(req); }));
+    refined.push_back(ctx_.compile_pool->submit([cache = ctx_.compile_cache, req, &w, &r, &gpu, &c = ranked[i]] {
+      Refined out;
+      out.kernel = cache->get(req);
+      out.emulated = emulate_compiled(*r.family, w, c.config, r.dtype, *out.kernel, gpu, false, &out.why);
+      return out;
+    }));
   }
+  bool best_emulated = false;
   for (size_t i = 0; i < n; ++i) {
     CandidateOutcome& c = ranked[i];
-    c.kernel = compiles[i].get();
+    Refined x = refined[i].get();
+    c.kernel = x.kernel;
     std::optional<Prediction> p;
-    if (c.kernel->ok) p = try_predict(r.family->estimate(w, c.config, r.dtype), combined_usage(*c.kernel), ctx_.gpu);
+    if (x.emulated) {
+      p = to_prediction(*x.emulated, gpu);
+    } else {
+      if (ctx_.log && c.kernel->ok) ctx_.log("emulator: " + c.config_key + " ranked by the first cost model: " + x.why);
+      if (c.kernel->ok) p = try_predict(r.family->estimate(w, c.config, r.dtype), combined_usage(*c.kernel), gpu);
+    }
     if (p) {
       c.prediction = *p;
-      if (!outcome.best || c.prediction.time_us < outcome.best->prediction.time_us) outcome.best = c;
+      // Emulated candidates outrank first-model ones: the two models' times are not comparable.
+      const bool emulated = x.emulated.has_value();
+      if (!outcome.best || (emulated && !best_emulated) ||
+          (emulated == best_emulated && c.prediction.time_us < outcome.best->prediction.time_us)) {
+        outcome.best = c;
+        best_emulated = emulated;
+      }
     }
     observer.finished_one(c);
     report_model_progress(observer, outcome, static_cast<int>(i + 1), static_cast<int>(n), start);
-    if (observer.cancelled()) break;
+    if (observer.cancelled()) {
+      for (size_t j = i + 1; j < n; ++j) refined[j].wait();  // the tasks hold references to this frame
+      break;
+    }
   }
   return outcome;
 }
 
 std::optional<Config> Tuner::model_walk(const Workload& w, const TuneRequest& r) const {
-  FirstModelOracle oracle(*r.family, w, r.dtype, ctx_.gpu, assumed_usage());
+  const std::shared_ptr<const GpuSpec> gpu = this->gpu();
+  FirstModelOracle first(*r.family, w, r.dtype, *gpu, assumed_usage());
+  EmulatorOracle oracle(
+      *r.family, w, r.dtype, *gpu, [this, &r](const Config& c) { return ctx_.compile_cache->get(compile_request(*r.family, c, r.dtype)); },
+      first, ctx_.log);
   const std::vector<SaakeWalk> walks = saake_search(oracle, r.family->canonical_moves());
   if (walks.empty()) return std::nullopt;
   return walks.front().best;
 }
 
 TuneOutcome Tuner::run_measured(const Workload& w, const TuneRequest& r, std::vector<CandidateOutcome> ranked,
-                                TuneObserver& observer) const {
+                                const GpuSpec& gpu, TuneObserver& observer) const {
   const ParameterSpace space = r.family->space();
-  // SAAKE's pick first (the seed of digest-000 §2.10), then the model's favourite.
-  std::vector<Config> seeds;
-  if (std::optional<Config> walked = model_walk(w, r)) seeds.push_back(*walked);
-  if (!ranked.empty()) seeds.push_back(ranked.front().config);
+  FirstModelOracle first(*r.family, w, r.dtype, gpu, assumed_usage());
+  EmulatorOracle oracle(
+      *r.family, w, r.dtype, gpu, [this, &r](const Config& c) { return ctx_.compile_cache->get(compile_request(*r.family, c, r.dtype)); },
+      first, ctx_.log);
+  std::optional<Config> walked;
+  const std::vector<SaakeWalk> walks = saake_search(oracle, r.family->canonical_moves());
+  if (!walks.empty()) walked = walks.front().best;
+  // The emulator re-ranks the first model's top few: the search compiles them first anyway.
+  constexpr size_t kReRanked = 4;
+  for (size_t i = 0; i < std::min(kReRanked, ranked.size()); ++i) oracle.evaluate(ranked[i].config);
 
   TechniqueContext context;
   context.space = &space;
-  for (const CandidateOutcome& c : ranked) context.model_ranked.push_back(c.config);
-  context.predict_us = [this, &w, &r](const Config& c) -> std::optional<double> {
-    std::optional<Prediction> p = try_predict(r.family->estimate(w, c, r.dtype), assumed_usage(), ctx_.gpu);
+  context.model_ranked = emulator_first(ranked, oracle);
+  context.seed = walked;
+  context.predict_us = [&w, &r, &gpu](const Config& c) -> std::optional<double> {
+    std::optional<Prediction> p = try_predict(r.family->estimate(w, c, r.dtype), assumed_usage(), gpu);
     return p ? std::optional<double>(p->time_us) : std::nullopt;
   };
   std::unique_ptr<Technique> technique = make_search_technique(context);
+  // SAAKE's pick first (the seed of digest-000 §2.10), then the models' favourite.
+  std::vector<Config> seeds;
+  if (walked) seeds.push_back(*walked);
+  if (!context.model_ranked.empty()) seeds.push_back(context.model_ranked.front());
 
   const Config plan_config = ranked.empty() ? Config{} : ranked.front().config;
-  GpuLoopBackend backend(*r.family, w, r.dtype, r.hot, ctx_.gpu, *ctx_.compile_cache, *ctx_.measurer,
+  GpuLoopBackend backend(*r.family, w, r.dtype, r.hot, gpu, *ctx_.compile_cache, *ctx_.measurer,
                          [this, &r](const Config& c) { return compile_request(*r.family, c, r.dtype); }, plan_config);
   LoopSettings settings;
   settings.budget = r.budget;

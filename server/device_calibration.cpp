@@ -67,11 +67,17 @@ void use_stored_calibration(ServiceParts& p) {
   }
 }
 
+GpuSpec calibrated_spec(const GpuSpec& current, const Calibration& calibration) {
+  GpuSpec next = current;
+  apply_calibration(next, calibration);
+  return next;
+}
+
 nlohmann::json Service::device(const std::string& id) {
   ServiceParts& p = *parts_;
   const DeviceRecord d = resolve_device(p, id);
   nlohmann::json out = device_json(d, d.id == p.device_id);
-  if (d.id == p.device_id) out["timing_source"] = p.gpu.timing_source;
+  if (d.id == p.device_id) out["timing_source"] = p.tuner->gpu()->timing_source;
   return out;
 }
 
@@ -96,10 +102,11 @@ nlohmann::json Service::calibrate(const std::string& id) {
   DeviceRepository(p.db).set_calibration(p.device_id, c.to_json());
   p.metrics.increment("calibrations_total");
   log_info("calibrated " + p.device.name + " at " + std::to_string(c.clock_ghz) + " GHz");
+  // Tunes that start from now on predict with it; a running tune keeps the spec it began with.
+  p.tuner->set_gpu(calibrated_spec(*p.tuner->gpu(), c));
   nlohmann::json out = device_json(*DeviceRepository(p.db).get(p.device_id), true);
-  // The tuner copied the GpuSpec when the daemon started; it picks the new table up at the next start.
-  out["timing_source"] = p.gpu.timing_source;
-  out["applies"] = "stored; predictions use it from the next start of ktuned";
+  out["timing_source"] = p.tuner->gpu()->timing_source;
+  out["applies"] = "stored; tunes that start from now on predict with it";
   return out;
 }
 

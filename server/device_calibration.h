@@ -18,6 +18,10 @@ struct ServiceParts;
 // or template set makes a new fingerprint, not a new GPU. nullopt when there is none.
 std::optional<Calibration> stored_calibration(Database& db, int64_t device_id, const DeviceInfo& device);
 
+// `current` with `calibration` applied: what the tuner predicts with once a calibration that
+// ran while the daemon runs is stored (Tuner::set_gpu).
+GpuSpec calibrated_spec(const GpuSpec& current, const Calibration& calibration);
+
 // Gives p.gpu the stored calibration of p's device, if any (before the tuner copies p.gpu).
 void use_stored_calibration(ServiceParts& p);
 

@@ -318,6 +318,7 @@ ServiceParts::ServiceParts(const ServerConfig& c)
   tc.compile_pool = &compile_pool;
   tc.gpu = gpu;
   tc.measurer = measurer.get();
+  tc.log = [](const std::string& m) { log(LogLevel::Warn, m); };
   tuner = std::make_unique<Tuner>(tc);
   for (const ReportRow& row : ResultRepository(db).list_report())
     lookup.remember({row.result.kernel, row.result.dtype, row.device.fingerprint, row.workload.signature,
@@ -509,7 +510,7 @@ nlohmann::json Service::devices() {
            {{"fingerprint", p.device_fingerprint},
             {"mode", p.measurer ? "gpu" : "model-only"},
             {"arch", p.gpu.arch},
-            {"timing_source", p.gpu.timing_source},
+            {"timing_source", p.tuner->gpu()->timing_source},  // a calibration since the start swaps it
             {"name", p.device.present ? p.device.name : "model-only " + p.gpu.arch},
             {"nvrtc_version", NvrtcCompiler::version()}}},
           {"known", known}};

@@ -3,6 +3,8 @@
 #include <chrono>
 #include <ctime>
 
+#include "search/first_model_oracle.h"
+
 namespace ktune {
 namespace {
 
@@ -56,8 +58,22 @@ nlohmann::json build_tune_answer(const KernelFamily& family, const Workload& wor
   for (const LaunchStep& s : family.launches(workload, best.config))
     launch.push_back({{"entry", s.entry}, {"grid", dim(s.grid)}, {"block", dim(s.block)}, {"shared_bytes", s.shared_bytes}});
   j["launch"] = launch;
-  j["predicted_us"] = best.prediction.time_us;
-  j["bottleneck"] = best.prediction.to_json();
+  // Why it is fast: the emulator's time, bottleneck and sensitivity vector of the chosen
+  // configuration (the first model's time and bottleneck, no sensitivity, when the emulator
+  // could not take it); "prediction" keeps the breakdown the candidate was ranked by.
+  const Explanation x = outcome.explanation ? *outcome.explanation : Explanation{};
+  if (outcome.explanation) {
+    j["predicted_us"] = x.predicted_us;
+    j["bottleneck"] = {{"resource", x.resource}, {"kind", x.kind}};
+    j["prediction_model"] = x.model;
+  } else {
+    const WalkBottleneck b = first_model_bottleneck(best.prediction);
+    j["predicted_us"] = best.prediction.time_us;
+    j["bottleneck"] = {{"resource", b.resource}, {"kind", b.kind == WalkBottleneckKind::Latency ? "latency" : "throughput"}};
+    j["prediction_model"] = "first_model";
+  }
+  j["sensitivity"] = x.sensitivity;
+  j["prediction"] = best.prediction.to_json();
   j["source"] = outcome.measured ? "measured" : "model";
   j["match"] = outcome.measured ? "exact" : "model";
   j["distance"] = 0.0;
@@ -105,6 +121,8 @@ nlohmann::json default_answer(const KernelFamily& family, Dtype dtype, const Ans
   j["match"] = "default";
   j["predicted_us"] = nullptr;
   j["measured_us"] = nullptr;
+  j["bottleneck"] = nullptr;
+  j["sensitivity"] = nullptr;
   return j;
 }
 

@@ -39,53 +39,22 @@ __device__ value_t block_row_sum(int begin, int end, const int* __restrict__ col
   return sum;
 }
 
-// Where row `row` of a block's `rows` lies in its tile (offsets from the tile's aligned base);
-// empty past the last row.
+// Where row `row` of a block's `rows` lies in its tile; empty past the last row.
 struct TileRow {
   int begin, end;
 };
 
-__device__ __forceinline__ TileRow tile_row(int row, int rows, int first_row, int base,
+__device__ __forceinline__ TileRow tile_row(int row, int rows, int first_row, int first_nz,
                                             const int* __restrict__ row_ptr) {
   if (row >= rows) return {0, 0};
-  return {row_ptr[first_row + row] - base, row_ptr[first_row + row + 1] - base};
-}
-
-// Tiles load in aligned groups of KT_GROUP nonzeros: one 16-byte load of indices and one (fp32)
-// or two (fp64) of values, a quarter of the load instructions of scalar loads, which is what
-// keeps an fp32 stream of short rows from reaching the memory bandwidth. The host pads col_idx
-// and values to a whole group and leaves a tile room for its misaligned head
-// (spmv_config.h: kAdaptiveGroup).
-#define KT_GROUP 4
-#define KT_GROUPS_PER_THREAD ((KT_ITEMS + KT_GROUP - 1) / KT_GROUP)
-
-__device__ __forceinline__ void load_group(const float* __restrict__ p, float (&v)[KT_GROUP]) {
-  const float4 a = __ldg(reinterpret_cast<const float4*>(p));
-  v[0] = a.x; v[1] = a.y; v[2] = a.z; v[3] = a.w;
-}
-
-__device__ __forceinline__ void load_group(const double* __restrict__ p, double (&v)[KT_GROUP]) {
-  const double2 a = __ldg(reinterpret_cast<const double2*>(p));
-  const double2 b = __ldg(reinterpret_cast<const double2*>(p) + 1);
-  v[0] = a.x; v[1] = a.y; v[2] = b.x; v[3] = b.y;
-}
-
-// One group of products into shared memory with one (fp32) or two (fp64) 16-byte stores: scalar
-// stores at a stride of KT_GROUP would conflict four ways on the banks.
-__device__ __forceinline__ void store_group(float* products, int group, const float (&p)[KT_GROUP]) {
-  reinterpret_cast<float4*>(products)[group] = make_float4(p[0], p[1], p[2], p[3]);
-}
-
-__device__ __forceinline__ void store_group(double* products, int group, const double (&p)[KT_GROUP]) {
-  reinterpret_cast<double2*>(products)[2 * group] = make_double2(p[0], p[1]);
-  reinterpret_cast<double2*>(products)[2 * group + 1] = make_double2(p[2], p[3]);
+  return {row_ptr[first_row + row] - first_nz, row_ptr[first_row + row + 1] - first_nz};
 }
 
 extern "C" __global__ void __launch_bounds__(KT_BLOCK)
 spmv_adaptive(const int2* __restrict__ row_blocks, const int* __restrict__ row_ptr,
               const int* __restrict__ col_idx, const value_t* __restrict__ values,
               const value_t* __restrict__ x, value_t* __restrict__ y) {
-  __shared__ __align__(16) value_t products[KT_TILE];
+  __shared__ value_t products[KT_TILE];
   const int2 from = row_blocks[blockIdx.x];
   const int2 to = row_blocks[blockIdx.x + 1];
   const bool slice = from.x < 0;
@@ -110,38 +79,27 @@ spmv_adaptive(const int2* __restrict__ row_blocks, const int* __restrict__ row_p
   const int width = rows >= KT_BLOCK ? 1 : min(32, 1 << (31 - __clz(KT_BLOCK / max(rows, 1))));
   const int lane = threadIdx.x % width;
   const int rows_per_pass = KT_BLOCK / width;
-  // products[i] holds nonzero base + i: the tile starts `head` entries into its first group.
-  const int base = first_nz & ~(KT_GROUP - 1);
-  const int head = first_nz - base;
   // The first pass's row bounds load together with the tile, not after the barrier.
-  TileRow row_range = tile_row(threadIdx.x / width, rows, first_row, base, row_ptr);
+  TileRow row_range = tile_row(threadIdx.x / width, rows, first_row, first_nz, row_ptr);
 
-  // Whole rows: the tile holds all their nonzeros, loaded coalesced whatever the row lengths;
-  // all of a thread's loads are issued before the first is used.
-  const int tile_end = to.y - base;
-  const int groups = (tile_end + KT_GROUP - 1) / KT_GROUP;
-  int4 col[KT_GROUPS_PER_THREAD];
-  value_t value[KT_GROUPS_PER_THREAD][KT_GROUP];
+  // Whole rows: the tile holds all their nonzeros, loaded coalesced whatever the row lengths.
+  // Indices past the tile are clamped, not branched around, so that all of a thread's loads are
+  // in flight before the first is used; the duplicates hit a line already being fetched.
+  const int tile_nnz = to.y - first_nz;
+  if (tile_nnz > 0) {
+    int col[KT_ITEMS];
+    value_t value[KT_ITEMS];
 #pragma unroll
-  for (int g = 0; g < KT_GROUPS_PER_THREAD; ++g) {
-    const int group = threadIdx.x + g * KT_BLOCK;
-    if (group < groups) {
-      col[g] = __ldg(reinterpret_cast<const int4*>(col_idx + base) + group);
-      load_group(values + base + group * KT_GROUP, value[g]);
+    for (int k = 0; k < KT_ITEMS; ++k) {
+      const int nz = first_nz + min((int)threadIdx.x + k * KT_BLOCK, tile_nnz - 1);
+      col[k] = col_idx[nz];
+      value[k] = values[nz];
     }
-  }
 #pragma unroll
-  for (int g = 0; g < KT_GROUPS_PER_THREAD; ++g) {
-    const int group = threadIdx.x + g * KT_BLOCK;
-    if (group < groups) {
-      const int c[KT_GROUP] = {col[g].x, col[g].y, col[g].z, col[g].w};
-      value_t p[KT_GROUP];
-#pragma unroll
-      for (int k = 0; k < KT_GROUP; ++k) {
-        const int i = group * KT_GROUP + k;
-        p[k] = i >= head && i < tile_end ? value[g][k] * gather(x, c[k]) : value_t(0);
-      }
-      store_group(products, group, p);
+    for (int k = 0; k < KT_ITEMS; ++k) {
+      const int i = threadIdx.x + k * KT_BLOCK;
+      const value_t product = value[k] * gather(x, col[k]);
+      products[i] = i < tile_nnz ? product : 0;
     }
   }
   __syncthreads();
@@ -149,7 +107,7 @@ spmv_adaptive(const int2* __restrict__ row_blocks, const int* __restrict__ row_p
   // Every thread runs every pass, so each shuffle sees a full warp.
   for (int pass = 0; pass < rows; pass += rows_per_pass) {
     const int row = pass + threadIdx.x / width;
-    if (pass > 0) row_range = tile_row(row, rows, first_row, base, row_ptr);
+    if (pass > 0) row_range = tile_row(row, rows, first_row, first_nz, row_ptr);
     value_t sum = 0;
     for (int i = row_range.begin + lane; i < row_range.end; i += width) sum += products[i];
     sum = group_sum(sum, width);

@@ -16,10 +16,6 @@ enum class SpmvSchedule { Row, Subwarp, Merge, Adaptive };
 // use are pinned to one value, so that no two configurations compile to the same kernel.
 ParameterSpace spmv_space();
 
-// The adaptive kernel loads its tile in aligned groups of this many nonzeros (KT_GROUP in
-// spmv_adaptive.cu); col_idx and values are padded to a whole group on the device.
-constexpr int64_t kAdaptiveGroup = 4;
-
 struct SpmvConfig {
   SpmvSchedule schedule = SpmvSchedule::Row;
   int32_t block = 256;
@@ -35,9 +31,6 @@ struct SpmvConfig {
   // Items one block stages: merge-path items (row ends + nonzeros) for merge, nonzeros for
   // adaptive.
   int64_t tile_items() const { return int64_t{block} * items_per_thread; }
-  // Nonzeros an adaptive row block may hold: its tile less the room a misaligned first group
-  // takes (the kernel loads aligned groups of kAdaptiveGroup).
-  int64_t adaptive_tile_nnz() const { return tile_items() - (kAdaptiveGroup - 1); }
   // Blocks of the launch on a matrix of this shape (at least one, even for an empty matrix).
   // Not for adaptive, whose grid follows from the row lengths (adaptive_partition).
   int64_t blocks(int32_t rows, int64_t nnz) const;

@@ -110,7 +110,7 @@ WorkEstimate estimate_spmv(const CsrF64& a, const SpmvConfig& config, Dtype dtyp
   // Kernels that accumulate into y have it zeroed first: y is written twice.
   double y_writes = config.schedule == SpmvSchedule::Merge ? 2 : 1;
   if (config.schedule == SpmvSchedule::Adaptive) {
-    const AdaptivePartition partition = adaptive_partition(a, config.adaptive_tile_nnz());
+    const AdaptivePartition partition = adaptive_partition(a, config.tile_items());
     e.blocks = partition.blocks();
     estimate_adaptive_warps(a, config, partition, e, group_starts);
     row_block_bytes = static_cast<double>(partition.row_blocks.size() * sizeof(int32_t));

@@ -49,20 +49,13 @@ LaunchStep spmv_launch(const CsrF64& a, const SpmvConfig& c, int64_t blocks) {
   return step;
 }
 
-// Device room for `b` grown to whole groups of kAdaptiveGroup elements: the adaptive kernel's
-// last group may read past the last nonzero (the tail is zeroed and never used).
-DeviceBuffer padded_to_group(DeviceBuffer b, size_t element_bytes) {
-  const size_t group_bytes = kAdaptiveGroup * element_bytes;
-  b.size = (b.size + group_bytes - 1) / group_bytes * group_bytes;
-  return b;
-}
-
+// The buffers every schedule reads and writes; adaptive adds its row blocks.
 // The inputs every schedule shares: the CSR arrays as they are, and x.
 std::vector<DeviceBuffer> csr_inputs(const CsrF64& a, Dtype dtype) {
   std::vector<DeviceBuffer> inputs;
   inputs.push_back(index_buffer("row_ptr", a.row_ptr));
-  inputs.push_back(padded_to_group(index_buffer("col_idx", a.col_idx), sizeof(int32_t)));
-  inputs.push_back(padded_to_group(value_buffer("values", a.values, dtype), dtype_size(dtype)));
+  inputs.push_back(index_buffer("col_idx", a.col_idx));
+  inputs.push_back(value_buffer("values", a.values, dtype));
   inputs.push_back(value_buffer("x", deterministic_input_vector(a.cols), dtype));
   return inputs;
 }
@@ -96,7 +89,7 @@ std::vector<LaunchStep> SpmvFamily::launches(const Workload& w, const Config& co
   const SpmvConfig c = SpmvConfig::from(config);
   const CsrF64& a = w.matrix;
   const int64_t blocks = c.schedule == SpmvSchedule::Adaptive
-                             ? adaptive_partition(a, c.adaptive_tile_nnz()).blocks()
+                             ? adaptive_partition(a, c.tile_items()).blocks()
                              : c.blocks(a.rows, a.nnz());
   return {spmv_launch(a, c, blocks)};
 }
@@ -113,7 +106,7 @@ LaunchPlan SpmvFamily::plan_with(const Workload& w, const Config& config, Dtype 
   plan.output_elements = a.rows;
   if (c.schedule == SpmvSchedule::Adaptive) {
     const auto start = std::chrono::steady_clock::now();
-    const AdaptivePartition partition = adaptive_partition(a, c.adaptive_tile_nnz());
+    const AdaptivePartition partition = adaptive_partition(a, c.tile_items());
     plan.prepare_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     plan.buffers.push_back(index_buffer("row_blocks", partition.row_blocks));

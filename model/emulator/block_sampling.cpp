@@ -33,13 +33,23 @@ std::vector<int64_t> choose_sample_blocks(const std::vector<double>& block_weigh
   std::partial_sort(order.begin(), order.begin() + plan.heaviest, order.end(), heavier);
   // partial_sort leaves the rest in an order of the library's choosing: restore index order.
   std::sort(order.begin() + plan.heaviest, order.end());
-  // A partial Fisher-Yates shuffle of the rest picks the random ones without repeats.
+  // A partial Fisher-Yates shuffle of the rest picks run starts without repeats; each start
+  // brings its successors not taken yet, until `random` blocks are in.
+  std::vector<char> taken(static_cast<size_t>(blocks), 0);
+  for (int64_t i = 0; i < plan.heaviest; ++i) taken[static_cast<size_t>(order[i])] = 1;
+  std::vector<int64_t> chosen(order.begin(), order.begin() + plan.heaviest);
+  const int64_t run = std::max(1, plan.run);
   uint64_t state = plan.seed;
-  for (int64_t i = plan.heaviest; i < wanted; ++i) {
+  for (int64_t i = plan.heaviest; i < blocks && static_cast<int64_t>(chosen.size()) < wanted; ++i) {
     const uint64_t span = static_cast<uint64_t>(blocks - i);
     std::swap(order[i], order[i + static_cast<int64_t>(next_random(state) % span)]);
+    for (int64_t b = order[i]; b < std::min(blocks, order[i] + run) && static_cast<int64_t>(chosen.size()) < wanted; ++b) {
+      if (taken[static_cast<size_t>(b)]) continue;
+      taken[static_cast<size_t>(b)] = 1;
+      chosen.push_back(b);
+    }
   }
-  order.resize(static_cast<size_t>(wanted));
+  order.swap(chosen);
   std::sort(order.begin(), order.end());
   return order;
 }

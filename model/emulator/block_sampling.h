@@ -1,6 +1,9 @@
 #pragma once
 // Which blocks of a grid to interpret and emulate: the heaviest few, where imbalance shows,
-// plus a seeded random sample of the rest, which stands for the typical block.
+// plus a seeded random sample of the rest, which stands for the typical block. The random
+// part comes in runs of adjacent blocks: neighbouring blocks share data (the x sectors of a
+// stencil or band, the sectors straddling their row ranges), and that sharing is L2 reuse the
+// cache estimate can only see when both neighbours are traced.
 #include <cstdint>
 #include <vector>
 
@@ -10,6 +13,7 @@ struct SamplePlan {
   int heaviest = 4;
   int random = 4;
   uint64_t seed = 1;
+  int run = 2;  // adjacent blocks per random pick (the last run may be shorter)
 };
 
 // Distinct block indices in increasing order; the same weights and plan give the same

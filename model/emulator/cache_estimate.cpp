@@ -1,6 +1,7 @@
 #include "model/emulator/cache_estimate.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "model/emulator/sector_table.h"
@@ -66,6 +67,10 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
     for_each_global_access(samples[bi], [&](size_t, size_t, const TraceOp&, uint64_t sector) {
       SectorEntry& e = table.at(sector);
       if (e.last_block != bi) {
+        // A pair of touchers resident together is enough: their reuse is short-distance.
+        if (e.last_block != UINT32_MAX &&
+            std::abs(static_cast<double>(samples[bi].block - samples[e.last_block].block)) < context.resident_blocks)
+          e.near = true;
         e.last_block = bi;
         e.blocks += 1;
         block_distinct[bi] += 1;
@@ -77,9 +82,17 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
   const double scale = std::max(1.0, context.grid_scale);
   PreparedSamples out;
   out.cache.grid_footprint_bytes = kSectorBytes * (private_sectors * scale + shared_sectors);
-  const double l2_keeps = out.cache.grid_footprint_bytes > 0
-                              ? std::min(1.0, context.l2_bytes / out.cache.grid_footprint_bytes)
-                              : 1.0;
+  double sampled_distinct = 0;
+  for (double d : block_distinct) sampled_distinct += d;
+  out.cache.resident_footprint_bytes = samples.empty() ? 0
+      : kSectorBytes * sampled_distinct / static_cast<double>(samples.size()) * std::max(1.0, context.resident_blocks);
+  // L2 keeps a sector over a reuse distance of `bytes` (random-replacement approximation);
+  // no reuse distance is shorter than the footprint of the blocks resident together.
+  const auto l2_keeps = [&](double bytes) {
+    bytes = std::max(bytes, out.cache.resident_footprint_bytes);
+    return bytes > 0 ? std::min(1.0, context.l2_bytes / bytes) : 1.0;
+  };
+  const double short_keep = l2_keeps(0);
 
   // Classifying pass: a level per sector access, counted per op.
   out.blocks.reserve(samples.size());
@@ -114,9 +127,15 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
       } else if (load && retouch && u1 < l1_keeps) {
         level = kL1;
       } else {
-        const double shared_hit =
-            e.blocks >= 2 ? 1.0 - std::min(1.0, 1.0 / (e.blocks * scale)) : 0.0;
-        const double l2_hit = (retouch ? 1.0 : shared_hit) * l2_keeps;
+        double l2_hit = 0;  // private and cold
+        if (retouch) {
+          l2_hit = short_keep;
+        } else if (e.near) {
+          l2_hit = (1.0 - 1.0 / e.blocks) * short_keep;
+        } else if (e.blocks >= 2) {
+          const double touchers = e.blocks * scale;
+          l2_hit = (1.0 - std::min(1.0, 1.0 / touchers)) * l2_keeps(out.cache.grid_footprint_bytes / touchers);
+        }
         level = u2 < l2_hit ? kL2 : kDram;
       }
       levels[wi][j][level] += 1;

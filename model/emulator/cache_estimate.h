@@ -6,13 +6,21 @@
 //       p1 = min(1, L1 share of one resident block / the block's distinct footprint);
 //       L1 keeps no stores (write-through). Plain and .nc loads are treated alike: on
 //       sm_80/sm_90 global loads are cached in L1 by default.
-//   L2  A block's first touch of a sector is cold unless other blocks share it. A sector
-//       touched by m >= 2 of the sampled blocks is taken to be touched by m x grid_scale
-//       blocks of the grid, of which only the first misses: hit chance 1 - 1/(m x scale).
+//   L2  Whether L2 still holds a sector when it is touched again depends on the bytes the
+//       whole GPU touches in between (the reuse distance), not on the whole grid's footprint:
+//       - a re-touch that missed L1, and a sector shared with a sampled block resident at the
+//         same time (grid indices closer than the resident blocks of the whole GPU, e.g. the
+//         neighbouring block of a stencil or band), was touched within the window of the
+//         blocks resident together: it stays in L2 with p = min(1, L2 bytes / that window's
+//         footprint = mean sampled block footprint x resident blocks of the GPU);
+//       - a sector shared only by distant sampled blocks (m of them) is taken to be touched
+//         by m x grid_scale blocks spread over the grid, so about grid footprint /
+//         (m x grid_scale) bytes pass between touches: p = min(1, L2 / that, at least the
+//         window's footprint).
+//       A first touch of a shared sector hits with chance 1 - 1/(blocks touching it) (only the
+//       first of them misses): neighbours count as themselves, distant ones as m x grid_scale.
 //       A sector touched by one sampled block is private (streamed data): cold, to DRAM.
-//       A re-touch that missed L1 was in L2 recently: it hits. All L2 hit chances are
-//       scaled by min(1, L2 bytes / grid footprint), the grid footprint being the private
-//       sectors x grid_scale plus the shared ones (random-replacement approximation).
+//       The grid footprint is the private sectors x grid_scale plus the shared ones.
 //   DRAM Everything else, stores of cold sectors included (they are written back).
 //
 // Per sector access the level is drawn from these chances by a hash of (sector, block,
@@ -37,6 +45,7 @@ struct CacheContext {
   double l1_bytes_per_block = 0;  // the L1 one resident block may keep
   double l2_bytes = 0;
   double grid_scale = 1;          // the grid's work over the sampled blocks' work
+  double resident_blocks = 1;     // blocks resident at once on the whole GPU (SMs x per SM)
   std::optional<CacheRates> measured;
 };
 
@@ -49,6 +58,7 @@ struct CacheSummary {
   double l1_hit_rate = 0;  // l1 / load sectors
   double l2_hit_rate = 0;  // l2 / (l2 + dram)
   double grid_footprint_bytes = 0;
+  double resident_footprint_bytes = 0;  // mean sampled block footprint x resident blocks
 };
 
 struct PreparedSamples {

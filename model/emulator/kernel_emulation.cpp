@@ -67,6 +67,7 @@ PreparedKernel prepare_kernel(const KernelEmulationInput& in, const KernelEmulat
   cache.l1_bytes_per_block = static_cast<double>(in.gpu.l1_bytes) / k.resident_blocks;
   cache.l2_bytes = static_cast<double>(in.gpu.l2_bytes);
   cache.grid_scale = grid_scale(in);
+  cache.resident_blocks = static_cast<double>(k.block_slots);
   cache.measured = in.measured_cache;
   k.programs = prepare_samples(in.samples, cache);
   k.block_weights = in.block_weights;

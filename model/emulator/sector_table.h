@@ -12,6 +12,9 @@ struct SectorEntry {
   uint32_t blocks = 0;      // sampled blocks that touch it
   uint32_t last_block = UINT32_MAX;     // last block seen by the counting pass
   uint32_t classified_by = UINT32_MAX;  // last block seen by the classifying pass
+  // Some pair of its sampled blocks runs at about the same time (grid indices closer than the
+  // blocks resident on the whole GPU): its reuse is short-distance.
+  bool near = false;
 };
 
 class SectorTable {

@@ -18,7 +18,10 @@ struct GroundTruthCase {
   std::string workload;
   std::string dtype;
   std::map<std::string, double> time_us;       // canonical key -> median; infinity when failed
-  std::map<std::string, double> predicted_us;  // canonical key -> recorded model prediction
+  std::map<std::string, double> predicted_us;  // canonical key -> the model's prediction
+  // Whose predictions predicted_us holds: the ground truth's own "predicted_us" (the first
+  // cost model) unless a caller replaces them (e.g. with the emulator's, from a file).
+  std::string model = "first cost model";
   double best_us = 0;                          // the exhaustive best
   std::string label() const { return workload + "/" + dtype; }
 };
@@ -34,9 +37,11 @@ std::string strategy_name(Strategy s);
 struct EvalOptions {
   double tolerance = 0.03;  // within 3% of the exhaustive best
   size_t model_first = 8;   // the model's top k before the bandit (ModelTopKEnsemble)
-  // The seed of SeedEnsemble. Until the SAAKE walk lands: the model's best prediction.
+  // The seed of SeedEnsemble: the SAAKE walk's result, injected by the caller because this
+  // library cannot link the walk (ktune_search depends on it). Without one: the model's best
+  // prediction.
   std::function<Config(const GroundTruthCase&, const ParameterSpace&)> seed;
-  std::string seed_label = "model's best prediction (stand-in for the SAAKE walk)";
+  std::string seed_label = "the model's best prediction";
 };
 
 struct EvalRun {

@@ -110,6 +110,46 @@ TEST(CacheEstimate, SectorsSharedAcrossBlocksHitL2UnlessItIsTooSmall) {
   EXPECT_NEAR(prepare_samples(blocks, c).cache.l2_hit_rate, 0.1, 0.03);
 }
 
+// A grid far larger than L2 whose blocks each re-read their own 64 sectors: the re-reads
+// come a few instructions apart, while only the blocks resident together touch memory, so L2
+// still holds them whatever the whole grid's footprint.
+TEST(CacheEstimate, ReTouchesStayInL2WhenTheResidentBlocksFitEvenIfTheGridDoesNot) {
+  CacheContext c;
+  c.l1_bytes_per_block = 0;  // every re-touch misses L1
+  c.l2_bytes = 64 * 32 * 100;
+  c.grid_scale = 1e6;        // grid footprint 10^4 x L2
+  c.resident_blocks = 50;    // the resident blocks' footprint: half of L2
+  const std::vector<BlockTrace> samples = {rereading_block(0, 5, 0), rereading_block(1000, 5, 1 << 20)};
+  const PreparedSamples fits = prepare_samples(samples, c);
+  EXPECT_DOUBLE_EQ(fits.cache.dram_sectors, 2 * 64);           // the first reads only
+  EXPECT_DOUBLE_EQ(fits.cache.l2_sectors, 2 * 4 * 64);
+  c.resident_blocks = 200;   // twice L2: half the re-reads go to DRAM
+  const PreparedSamples thrashes = prepare_samples(samples, c);
+  EXPECT_NEAR(thrashes.cache.l2_hit_rate * (2 * 5 * 64) / (2 * 4 * 64), 0.5, 0.06);
+}
+
+// Neighbouring blocks (resident together) sharing sectors, in a huge grid: each shared
+// sector is brought in by one of the two and found in L2 by the other, whatever the grid's
+// size; distant blocks sharing them say the grid's many touchers find them.
+TEST(CacheEstimate, NeighboursShareThroughL2AsThemselvesNotAsTheWholeGrid) {
+  auto reader = [](int64_t id) {
+    BlockTrace t;
+    t.block = id;
+    t.warps.resize(1);
+    for (uint64_t s = 0; s < 2000; ++s) add_load(t.warps[0], {s});
+    return t;
+  };
+  CacheContext c;
+  c.l1_bytes_per_block = 0;
+  c.l2_bytes = 1e9;
+  c.grid_scale = 1e4;
+  c.resident_blocks = 10;
+  const PreparedSamples near = prepare_samples({reader(500), reader(501)}, c);
+  EXPECT_NEAR(near.cache.l2_hit_rate, 0.5, 0.03);
+  const PreparedSamples far = prepare_samples({reader(500), reader(90000)}, c);
+  EXPECT_GT(far.cache.l2_hit_rate, 0.99);
+}
+
 TEST(CacheEstimate, MeasuredRatesReplaceTheEstimate) {
   CacheContext c = no_caches();
   c.measured = CacheRates{0.5, 0.5};

@@ -223,6 +223,35 @@ TEST(SmEmulator, IssueWidthAndGapLimitIssue) {
   EXPECT_DOUBLE_EQ(run_one(block, timing, false).cycles, 99 * 0.5 + 1);
 }
 
+// Regression: with one resident block and slot refill, the next block's warps land on
+// schedulers that ran dry earlier (their warp finished first) and were not looked at again,
+// so those warps never issued and every block after the first took 0 cycles.
+TEST(SmEmulator, ARefilledSlotRunsEveryQueuedBlockInFull) {
+  EmulatorTiming timing = single_scheduler();
+  timing.schedulers = 4;
+  timing.table[static_cast<size_t>(Resource::Fp32)] = {10, 1};
+  // Warp 0 (scheduler 0) ends after one op; warp 1 (scheduler 1) runs a chain of 20.
+  EmuBlock block;
+  block.warps.resize(2);
+  block.warps[0].ops = {op_on(Resource::Fp32)};
+  for (int i = 0; i < 20; ++i) block.warps[1].ops.push_back(op_on(Resource::Fp32, 1, i == 0 ? kNoDep : i - 1));
+  const SmRun alone = run_one(block, timing, false);
+  ASSERT_GT(alone.cycles, 0);
+
+  SmRunOptions options;
+  options.resident_blocks = 1;
+  const SmRun run = emulate_sm({&block, &block, &block}, timing, options);
+  ASSERT_EQ(run.blocks.size(), 3u);
+  EXPECT_DOUBLE_EQ(run.transactions[static_cast<size_t>(Resource::Issue)], 3 * 21);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_DOUBLE_EQ(run.blocks[i].end - run.blocks[i].start, alone.cycles) << "block " << i;
+    if (i > 0) {
+      EXPECT_GE(run.blocks[i].start, run.blocks[i - 1].end);  // one slot: in turn
+    }
+  }
+  EXPECT_DOUBLE_EQ(run.cycles, 3 * alone.cycles);
+}
+
 TEST(SmEmulator, RejectsADependenceOnALaterOp) {
   EmuBlock block;
   block.warps.resize(1);

@@ -90,20 +90,12 @@ void mirror_block(const KernelInputs& in, unsigned block_index, MirrorResult& ou
 
   const int tile_nnz = to_y - first_nz;
   ASSERT_LE(tile_nnz, tile) << "block " << block_index << " overflows its tile";
-  // Aligned groups of kAdaptiveGroup from the base below first_nz, as the kernel loads them.
-  const int group = static_cast<int>(kAdaptiveGroup);
-  const int base = first_nz / group * group;
-  const int head = first_nz - base;
-  const int tile_end = to_y - base;
-  ASSERT_LE(tile_end, tile) << "block " << block_index << ": head and tile overflow products";
-  const int groups = (tile_end + group - 1) / group;
-  const int groups_per_thread = (in.items + group - 1) / group;
-  ASSERT_LE(groups, groups_per_thread * block) << "block " << block_index << " leaves groups unloaded";
   std::vector<double> products(static_cast<size_t>(tile), std::nan(""));
-  for (int g = 0; g < groups; ++g) {
-    for (int k = 0; k < group; ++k) {
-      const int i = g * group + k;
-      products.at(static_cast<size_t>(i)) = i >= head && i < tile_end ? product(base + i) : 0;
+  for (int k = 0; k < in.items && tile_nnz > 0; ++k) {
+    for (int t = 0; t < block; ++t) {
+      const int i = t + k * block;
+      const double p = product(first_nz + std::min(i, tile_nnz - 1));  // clamped, as loaded
+      products[static_cast<size_t>(i)] = i < tile_nnz ? p : 0;
     }
   }
   const int width = kernel_row_width(rows, block);
@@ -114,10 +106,10 @@ void mirror_block(const KernelInputs& in, unsigned block_index, MirrorResult& ou
       const int row = pass + t / width;
       if (row >= rows) continue;
       const int lane = t % width;
-      const int begin = in.row_ptr.at(first_row + row) - base;
-      const int end = in.row_ptr.at(first_row + row + 1) - base;
+      const int begin = in.row_ptr.at(first_row + row) - first_nz;
+      const int end = in.row_ptr.at(first_row + row + 1) - first_nz;
       for (int i = begin + lane; i < end; i += width) {
-        ASSERT_TRUE(i >= head && i < tile_end) << "block " << block_index << " reads " << i;
+        ASSERT_TRUE(i >= 0 && i < tile_nnz) << "block " << block_index << " reads " << i;
         group_sum[static_cast<size_t>(t / width)] += products[static_cast<size_t>(i)];
       }
     }

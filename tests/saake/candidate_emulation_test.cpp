@@ -85,12 +85,14 @@ TEST(CandidateEmulation, EveryScheduleGivesAFinitePositiveDeterministicPredictio
 
 TEST(CandidateEmulation, ALargerMatrixTakesLonger) {
   const Workload small = workload_of(random_csr(4000, 4000, 16, 8));
-  const Workload large = workload_of(random_csr(200000, 200000, 16, 8));
+  // Large enough to be bandwidth-bound: at 200k rows a row-per-thread grid is still one
+  // latency-bound wave, as long as the small one's.
+  const Workload large = workload_of(random_csr(1000000, 1000000, 16, 8));
   for (const char* key : {kRow, kSubwarp, kMerge, kAdaptive}) {
     SCOPED_TRACE(key);
     const double t_small = emulate(small, key, Dtype::F32).microseconds;
     const double t_large = emulate(large, key, Dtype::F32).microseconds;
-    // 50x the nonzeros; the small one is mostly launch overhead and one latency-bound wave
+    // 250x the nonzeros; the small one is mostly launch overhead and one latency-bound wave
     // on a partly idle GPU, so the times differ by less than the work.
     EXPECT_GT(t_large, 2 * t_small);
   }

@@ -25,7 +25,7 @@ Config at(int64_t x, int64_t y = 1) { return {{"x", x}, {"y", y}}; }
 class FakeOracle : public SaakeOracle {
  public:
   std::function<std::optional<OracleView>(const Config&)> view;
-  std::function<std::optional<Bottleneck>(const Config&, double)> at_occupancy =
+  std::function<std::optional<WalkBottleneck>(const Config&, double)> at_occupancy =
       [](const Config&, double) { return std::nullopt; };
   std::function<std::vector<double>(const Config&)> levels = [](const Config&) { return std::vector<double>{}; };
   int evaluations = 0;
@@ -34,12 +34,12 @@ class FakeOracle : public SaakeOracle {
     ++evaluations;
     return view(c);
   }
-  std::optional<Bottleneck> bottleneck_at(const Config& c, double o) override { return at_occupancy(c, o); }
+  std::optional<WalkBottleneck> bottleneck_at(const Config& c, double o) override { return at_occupancy(c, o); }
   std::vector<double> lower_occupancies(const Config& c) override { return levels(c); }
 };
 
-const Bottleneck kDramLatency{"dram", BottleneckKind::Latency};
-const Bottleneck kDramThroughput{"dram", BottleneckKind::Throughput};
+const WalkBottleneck kDramLatency{"dram", WalkBottleneckKind::Latency};
+const WalkBottleneck kDramThroughput{"dram", WalkBottleneckKind::Throughput};
 
 // DRAM utilisation grows by a quarter per doubling of x until it saturates at x = 8; past
 // that, time grows again. Latency-bound below 8, throughput-bound from 8 on, with nothing
@@ -176,7 +176,7 @@ TEST(SaakeWalk, ThroughputMoveTakesTheFewestTransactionsThatKeepTheOccupancy) {
     return v;
   };
   oracle.levels = [](const Config&) { return std::vector<double>{0.75, 0.5, 0.25}; };
-  oracle.at_occupancy = [](const Config&, double o) -> std::optional<Bottleneck> {
+  oracle.at_occupancy = [](const Config&, double o) -> std::optional<WalkBottleneck> {
     return o <= 0.5 ? kDramLatency : kDramThroughput;
   };
   const std::optional<OracleView> view = oracle.evaluate(at(1));

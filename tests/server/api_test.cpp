@@ -1,6 +1,8 @@
 // End to end over HTTP: upload, tune, lookup (exact and nearest), kernels, devices, report, metrics.
 #include <gtest/gtest.h>
 
+#include "model/resource.h"
+
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -84,6 +86,16 @@ TEST_F(ApiTest, TuneThenExactLookupThenStoredAnswer) {
   EXPECT_GT(answer["launch"][0]["grid"][0].get<int>(), 0);
   EXPECT_GT(answer["predicted_us"].get<double>(), 0);
   EXPECT_TRUE(answer["measured_us"].is_null());
+  // Why it is fast: the emulator's bottleneck and sensitivity vector of the chosen configuration.
+  EXPECT_EQ(answer["prediction_model"], "emulator");
+  EXPECT_TRUE(resource_from_name(answer["bottleneck"]["resource"].get<std::string>()).has_value()) << answer["bottleneck"];
+  const std::string kind = answer["bottleneck"]["kind"];
+  EXPECT_TRUE(kind == "latency" || kind == "throughput") << kind;
+  ASSERT_TRUE(answer["sensitivity"].is_object());
+  EXPECT_EQ(answer["sensitivity"]["bottleneck"]["resource"], answer["bottleneck"]["resource"]);
+  EXPECT_EQ(answer["sensitivity"]["sensitivity"].size(), kResourceCount);
+  for (const auto& [resource, s] : answer["sensitivity"]["sensitivity"].items())
+    EXPECT_TRUE(s["latency"].is_number() && s["gap"].is_number()) << resource;
   for (const char* field : {"service_version", "nvrtc_version", "device_fingerprint"})
     EXPECT_FALSE(answer["provenance"][field].get<std::string>().empty()) << field;
 

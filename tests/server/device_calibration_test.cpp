@@ -8,6 +8,7 @@
 
 #include "db/device_repository.h"
 #include "ktuned_process.h"
+#include "search/tuner.h"
 #include "server/device_calibration.h"
 
 namespace ktune {
@@ -74,6 +75,22 @@ class CalibrateRouteTest : public ::testing::Test {
   static testing::KtunedProcess* daemon_;
 };
 testing::KtunedProcess* CalibrateRouteTest::daemon_ = nullptr;
+
+// What POST .../calibrate hands the running tuner: the current spec with the new table, so
+// that tunes starting after it predict with it (no restart).
+TEST(LiveCalibration, ACalibratedSpecReachesLaterTunesOfTheRunningTuner) {
+  const GpuSpec table = spec_for_arch("sm_90");
+  TunerContext ctx;
+  ctx.gpu = table;
+  Tuner tuner(ctx);
+  const std::shared_ptr<const GpuSpec> running = tuner.gpu();
+  tuner.set_gpu(calibrated_spec(*tuner.gpu(), calibration_of("fp", 7.5)));
+  EXPECT_EQ(tuner.gpu()->timing_source, "calibrated fp");
+  EXPECT_DOUBLE_EQ(timing(tuner.gpu()->timing, Resource::Fp32).latency, 7.5);
+  EXPECT_EQ(tuner.gpu()->sms, table.sms) << "only the timing table changes";
+  EXPECT_EQ(running->timing_source, table.timing_source) << "a tune in flight keeps its spec";
+  EXPECT_DOUBLE_EQ(timing(running->timing, Resource::Fp32).latency, timing(table.timing, Resource::Fp32).latency);
+}
 
 TEST_F(CalibrateRouteTest, ModelOnlyDaemonRefusesWithAReason) {
   auto res = daemon_->client().Post("/v1/devices/this/calibrate", "", "application/json");

@@ -1,0 +1,70 @@
+#pragma once
+// The model side of the offline search evaluation (bench/search_offline_eval.cpp): the
+// emulator's recorded predictions replace the ground truth's first-model ones where a
+// predictions file has the case, and the SAAKE walk over those predictions (TableOracle)
+// gives SeedEnsemble its seed. Cases the file lacks keep the first cost model and, for the
+// seed, its best prediction; both are labelled so the table says which model answered.
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kernels/kernel_family.h"
+#include "search/saake_walk.h"
+#include "search/table_oracle.h"
+#include "search/techniques/offline_eval.h"
+
+namespace ktune {
+
+struct OfflineSeed {
+  Config config;
+  std::string key;     // canonical
+  std::string source;  // "SAAKE walk (emulator)" or the fallback
+  std::string stop;    // the winning walk's stop reason; empty for the fallback
+  size_t walk_steps = 0;
+};
+
+// Replaces predicted_us (and the model label) of every case the tables hold.
+inline void use_predictions(std::vector<GroundTruthCase>& cases, const std::map<std::string, PredictionTable>& tables,
+                            const std::string& model) {
+  for (GroundTruthCase& truth : cases) {
+    const auto it = tables.find(truth.label());
+    if (it == tables.end()) continue;
+    std::map<std::string, double> predicted;
+    for (const auto& [key, row] : it->second.rows) predicted[key] = row.time_us;
+    if (predicted.size() != truth.time_us.size())
+      throw std::runtime_error(truth.label() + ": the predictions do not cover every configuration");
+    truth.predicted_us = std::move(predicted);
+    truth.model = model;
+  }
+}
+
+// The seed of every case: the best of the SAAKE walks from the family's canonical starts over
+// the case's prediction table, or the model's best prediction where there is no table (or
+// no walk could start).
+inline std::map<std::string, OfflineSeed> saake_seeds(const std::vector<GroundTruthCase>& cases,
+                                                      const std::map<std::string, PredictionTable>& tables,
+                                                      const KernelFamily& family, const ParameterSpace& space) {
+  const CanonicalMoves moves = family.canonical_moves();
+  std::map<std::string, OfflineSeed> seeds;
+  for (const GroundTruthCase& truth : cases) {
+    OfflineSeed seed;
+    const auto it = tables.find(truth.label());
+    if (it != tables.end() && !moves.starts.empty()) {
+      TableOracle oracle(space, it->second);
+      const std::vector<SaakeWalk> walks = saake_search(oracle, moves);
+      if (!walks.empty() && walks.front().best) {
+        seed = {*walks.front().best, space.canonical(*walks.front().best), "SAAKE walk (" + truth.model + ")",
+                walks.front().stop, walks.front().path.size() - 1};
+      }
+    }
+    if (seed.key.empty()) {
+      const Config best = best_predicted(truth, space);
+      seed = {best, space.canonical(best), "best prediction (" + truth.model + ")", "", 0};
+    }
+    seeds[truth.label()] = seed;
+  }
+  return seeds;
+}
+
+}  // namespace ktune

@@ -1,0 +1,77 @@
+#pragma once
+// The SAAKE oracle over the data-aware emulator (model/saake, issue 4): every configuration
+// the walk looks at is compiled (through the compile cache, so the measured search reuses
+// it), its launch plan prepared over the workload's real matrix, and emulated on sampled
+// blocks. A configuration the emulator cannot take (PTX it does not cover, a hang, no ptxas
+// usage) is answered by the fallback oracle (the first cost model) and noted, never thrown:
+// one odd candidate must not fail a tune.
+//
+// Views come from one emulation without the sensitivity analysis (the walk looks at dozens
+// of neighbours; the analysis costs tens of re-emulations each), so their bottleneck is the
+// emulator's utilisation rule (CandidatePrediction::bottleneck). bottleneck_at runs the
+// sensitivity analysis at the hypothetical occupancy (sensitivity_at_occupancy) — and, so
+// that the walk compares like with like, at the configuration's own occupancy too: when the
+// analysis names the same bottleneck at both, the view's bottleneck is returned unchanged.
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpu/compiled_kernel.h"
+#include "kernels/kernel_family.h"
+#include "model/gpu_spec.h"
+#include "model/saake/candidate_emulation.h"
+#include "search/saake_oracle.h"
+
+namespace ktune {
+
+class EmulatorOracle : public SaakeOracle {
+ public:
+  using Compile = std::function<std::shared_ptr<const CompiledKernel>(const Config&)>;
+  using Log = std::function<void(const std::string&)>;
+
+  // `fallback` answers configurations the emulator cannot take; it must outlive this oracle.
+  EmulatorOracle(const KernelFamily& family, const Workload& workload, Dtype dtype, const GpuSpec& gpu,
+                 Compile compile, SaakeOracle& fallback, Log log = {});
+
+  std::optional<OracleView> evaluate(const Config& config) override;
+  std::optional<WalkBottleneck> bottleneck_at(const Config& config, double occupancy) override;
+  std::vector<double> lower_occupancies(const Config& config) override;
+
+  // The emulation behind evaluate(config), when it ran (nothing after a fallback).
+  const CandidatePrediction* emulation(const Config& config) const;
+  // Configurations answered by the fallback, with the reason (canonical key -> message).
+  const std::map<std::string, std::string>& fallbacks() const { return fallbacks_; }
+
+ private:
+  struct Entry {
+    std::shared_ptr<const CompiledKernel> kernel;
+    std::optional<CandidatePrediction> emulated;
+    std::optional<OracleView> view;
+  };
+  Entry& entry(const Config& config);
+  LaunchPlan plan_for(const Config& config);
+  // The longest step's emulation input, traced again (the emulation does not keep traces).
+  const KernelEmulationInput& longest_step_input(const Config& config, const Entry& e);
+
+  const KernelFamily& family_;
+  const Workload& workload_;
+  Dtype dtype_;
+  GpuSpec gpu_;
+  Compile compile_;
+  SaakeOracle& fallback_;
+  Log log_;
+  std::map<Config, Entry> entries_;
+  std::map<std::string, std::string> fallbacks_;
+  std::optional<LaunchPlan> previous_plan_;  // lends its converted inputs to the next plan
+  // bottleneck_at asks about one configuration at several levels in a row: keep its input.
+  std::optional<std::pair<Config, KernelEmulationInput>> input_;
+  std::map<std::pair<Config, int>, std::optional<WalkBottleneck>> at_blocks_;
+};
+
+// The walk's view of an emulated candidate: resources by model/resource.h names.
+OracleView oracle_view(const CandidatePrediction& p);
+
+}  // namespace ktune

@@ -1,0 +1,47 @@
+#include "search/explanation.h"
+
+#include "model/saake/saake_prediction.h"
+#include "search/first_model_oracle.h"
+#include "workload/input_error.h"
+
+namespace ktune {
+
+std::optional<CandidatePrediction> emulate_compiled(const KernelFamily& family, const Workload& workload,
+                                                    const Config& config, Dtype dtype, const CompiledKernel& kernel,
+                                                    const GpuSpec& gpu, bool sensitivity, std::string* why) {
+  try {
+    if (!kernel.ok) throw InputError("the candidate did not compile");
+    CandidateEmulationOptions options;
+    options.sensitivity = sensitivity;
+    const LaunchPlan plan = family.prepare(workload, config, dtype);
+    return emulate_plan(plan, kernel, family.estimate(workload, config, dtype), gpu, options);
+  } catch (const InputError& e) {
+    if (why) *why = e.what();
+    return std::nullopt;
+  }
+}
+
+Explanation explain_candidate(const KernelFamily& family, const Workload& workload, Dtype dtype,
+                              const CandidateOutcome& best, const GpuSpec& gpu, const TunerLog& log) {
+  Explanation x;
+  std::string why = "not compiled";
+  std::optional<CandidatePrediction> p;
+  if (best.kernel) p = emulate_compiled(family, workload, best.config, dtype, *best.kernel, gpu, true, &why);
+  if (p) {
+    x.predicted_us = p->microseconds;
+    x.resource = resource_name(p->bottleneck);
+    x.kind = bound_kind_name(p->bottleneck_kind);
+    x.model = "emulator";
+    x.sensitivity = sensitivity_json(*p);
+    return x;
+  }
+  if (log) log("emulator: cannot explain " + best.config_key + ", answering with the first cost model: " + why);
+  const WalkBottleneck b = first_model_bottleneck(best.prediction);
+  x.predicted_us = best.prediction.time_us;
+  x.resource = b.resource;
+  x.kind = b.kind == WalkBottleneckKind::Latency ? "latency" : "throughput";
+  x.model = "first_model";
+  return x;
+}
+
+}  // namespace ktune

@@ -1,0 +1,25 @@
+#pragma once
+// The emulator as the tuner uses it on compiled candidates: a prediction to rank by, and the
+// explanation every tune answer carries (predicted time, bottleneck, sensitivity vector).
+// A candidate the emulator cannot take (InputError from model/saake) is reported through
+// `why`, never thrown: the tuner falls back to the first cost model for it.
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "model/saake/candidate_emulation.h"
+#include "search/tune_types.h"
+
+namespace ktune {
+
+using TunerLog = std::function<void(const std::string&)>;
+
+std::optional<CandidatePrediction> emulate_compiled(const KernelFamily& family, const Workload& workload,
+                                                    const Config& config, Dtype dtype, const CompiledKernel& kernel,
+                                                    const GpuSpec& gpu, bool sensitivity, std::string* why);
+
+// Emulates `best` with the sensitivity analysis; the first model's view of it when that fails.
+Explanation explain_candidate(const KernelFamily& family, const Workload& workload, Dtype dtype,
+                              const CandidateOutcome& best, const GpuSpec& gpu, const TunerLog& log);
+
+}  // namespace ktune

@@ -1,0 +1,59 @@
+#pragma once
+// A SAAKE oracle (saake_oracle.h) answered from a recorded table of a model's predictions,
+// e.g. bench/data/spmv_predictions_h200.json written by bench/emulator_accuracy
+// --predictions-out: one row per configuration with the predicted time, occupancy,
+// bottleneck resource and kind, and per-resource utilisation. It lets the offline
+// evaluation run the real walk without the matrices or the emulator.
+//
+// What a table cannot answer, and the simplifications taken instead:
+// - transactions: utilisation x predicted time per resource (busy time, proportional to the
+//   transactions at a fixed cost per transaction: enough to rank moves for one resource);
+// - bottleneck_at a hypothetical occupancy: the configuration's own recorded bottleneck (the
+//   table holds no sensitivity analysis at other occupancies), so the throughput move may
+//   always give up occupancy down to the lowest level;
+// - lower_occupancies: the distinct occupancies recorded in the table below the
+//   configuration's own, largest first.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernels/parameter_space.h"
+#include "search/saake_oracle.h"
+
+namespace ktune {
+
+struct PredictionRow {
+  double time_us = 0;
+  double occupancy = 0;
+  WalkBottleneck bottleneck;
+  std::map<std::string, double> utilisation;
+};
+
+struct PredictionTable {
+  std::string workload;
+  std::string dtype;
+  std::map<std::string, PredictionRow> rows;  // canonical configuration key -> row
+  std::string label() const { return workload + "/" + dtype; }
+};
+
+// Every workload x dtype table of a predictions file, by label ("workload/dtype"). Every
+// config string must be a valid configuration of `space` (throws otherwise).
+std::map<std::string, PredictionTable> load_prediction_tables(const std::string& path, const ParameterSpace& space);
+
+class TableOracle : public SaakeOracle {
+ public:
+  TableOracle(const ParameterSpace& space, PredictionTable table);
+  // Throws std::out_of_range naming the configuration and the table when it has no row.
+  std::optional<OracleView> evaluate(const Config& config) override;
+  std::optional<WalkBottleneck> bottleneck_at(const Config& config, double occupancy) override;
+  std::vector<double> lower_occupancies(const Config& config) override;
+
+ private:
+  const PredictionRow& row(const Config& config) const;
+
+  const ParameterSpace& space_;
+  PredictionTable table_;
+};
+
+}  // namespace ktune

@@ -1,0 +1,107 @@
+// The SAAKE oracle over the emulator: views from real emulations of compiled SpMV candidates,
+// occupancy levels from ptxas usage, and the first model taking over for a candidate the
+// emulator cannot take, without throwing.
+#include "search/emulator_oracle.h"
+
+#include <gtest/gtest.h>
+
+#include "gpu/compile_cache.h"
+#include "gpu/nvrtc_compiler.h"
+#include "model/resource.h"
+#include "search/first_model_oracle.h"
+#include "search/saake_walk.h"
+#include "search/tuner.h"
+#include "workload/generators.h"
+
+namespace ktune {
+namespace {
+
+struct OracleFixture : ::testing::Test {
+  NvrtcCompiler compiler;
+  CompileCache cache{compiler, 64, nullptr};
+  const KernelFamily& family = *find_family("spmv");
+  GpuSpec gpu = spec_for_arch("sm_90");
+  Workload w;
+  OracleFixture() { w.matrix = generate_stencil_2d(64); }
+  Tuner tuner() {
+    TunerContext ctx;
+    ctx.compile_cache = &cache;
+    ctx.gpu = gpu;
+    return Tuner(ctx);
+  }
+  ResourceUsage assumed() {
+    ResourceUsage u;
+    u.registers = 32;
+    return u;
+  }
+  EmulatorOracle::Compile real_compile() {
+    return [this](const Config& c) { return cache.get(tuner().compile_request(family, c, Dtype::F32)); };
+  }
+  Config first_valid() { return family.space().enumerate().front(); }
+};
+
+TEST_F(OracleFixture, ViewsAreTheEmulationsInResourceNames) {
+  FirstModelOracle first(family, w, Dtype::F32, gpu, assumed());
+  EmulatorOracle oracle(family, w, Dtype::F32, gpu, real_compile(), first);
+  const Config c = first_valid();
+  const std::optional<OracleView> v = oracle.evaluate(c);
+  ASSERT_TRUE(v);
+  const CandidatePrediction* p = oracle.emulation(c);
+  ASSERT_NE(p, nullptr) << "fell back: " << oracle.fallbacks().begin()->second;
+  EXPECT_TRUE(oracle.fallbacks().empty());
+  EXPECT_DOUBLE_EQ(v->time_us, p->microseconds);
+  EXPECT_DOUBLE_EQ(v->occupancy, p->occupancy);
+  EXPECT_EQ(v->bottleneck.resource, resource_name(p->bottleneck));
+  EXPECT_EQ(v->utilisation.size(), kResourceCount);
+  EXPECT_DOUBLE_EQ(v->transactions.at("dram"), p->transactions[static_cast<size_t>(Resource::Dram)]);
+  EXPECT_GT(v->transactions.at("dram"), 0) << "SpMV reads its matrix from DRAM";
+  // Levels below its own occupancy, largest first, one block's warps apart.
+  const std::vector<double> levels = oracle.lower_occupancies(c);
+  for (size_t i = 0; i < levels.size(); ++i) {
+    EXPECT_LT(levels[i], v->occupancy + 1e-12);
+    if (i > 0) {
+      EXPECT_LT(levels[i], levels[i - 1]);
+    }
+  }
+  if (!levels.empty()) {
+    const std::optional<WalkBottleneck> b = oracle.bottleneck_at(c, levels.back());
+    ASSERT_TRUE(b);
+    EXPECT_TRUE(resource_from_name(b->resource).has_value()) << b->resource;
+  }
+}
+
+TEST_F(OracleFixture, ACandidateTheEmulatorCannotTakeIsAnsweredByTheFirstModel) {
+  FirstModelOracle first(family, w, Dtype::F32, gpu, assumed());
+  FirstModelOracle reference(family, w, Dtype::F32, gpu, assumed());
+  // Compiled "ok" but with PTX the parser cannot read and no ptxas usage.
+  auto broken = [](const Config&) {
+    auto k = std::make_shared<CompiledKernel>();
+    k->ok = true;
+    k->ptx = "this is not PTX";
+    return std::shared_ptr<const CompiledKernel>(k);
+  };
+  std::vector<std::string> logged;
+  EmulatorOracle oracle(family, w, Dtype::F32, gpu, broken, first, [&](const std::string& m) { logged.push_back(m); });
+  const Config c = first_valid();
+  std::optional<OracleView> v;
+  ASSERT_NO_THROW(v = oracle.evaluate(c));
+  ASSERT_TRUE(v);
+  EXPECT_EQ(oracle.emulation(c), nullptr);
+  EXPECT_DOUBLE_EQ(v->time_us, reference.evaluate(c)->time_us);
+  EXPECT_EQ(oracle.fallbacks().count(family.space().canonical(c)), 1u);
+  EXPECT_EQ(logged.size(), 1u);
+  EXPECT_EQ(oracle.lower_occupancies(c), reference.lower_occupancies(c));
+  // A whole walk over broken candidates still ends, on the first model's answers.
+  EXPECT_NO_THROW(saake_search(oracle, family.canonical_moves()));
+}
+
+TEST_F(OracleFixture, TheWalkOnTheEmulatorEndsOnAValidConfiguration) {
+  TuneRequest r;
+  r.family = &family;
+  const std::optional<Config> walked = tuner().model_walk(w, r);
+  ASSERT_TRUE(walked);
+  EXPECT_TRUE(family.space().valid(*walked)) << family.space().violation(*walked);
+}
+
+}  // namespace
+}  // namespace ktune
