@@ -57,6 +57,42 @@ std::string match_text(const json& answer) {
   return text;
 }
 
+// "dram throughput-bound (elasticity 0.58)": what limits the kernel, from the sensitivity
+// analysis (the elasticity says how much of a 10% slower resource shows in the kernel time).
+std::string bottleneck_text(const json& answer) {
+  const json* b = answer.contains("bottleneck") && answer["bottleneck"].is_object() ? &answer["bottleneck"] : nullptr;
+  if (!b || !b->contains("resource")) return "-";
+  std::string text = field(*b, "resource") + " " + field(*b, "kind") + "-bound";
+  const json& s = answer.contains("sensitivity") ? answer["sensitivity"] : json();
+  if (s.is_object() && s.contains("bottleneck") && s["bottleneck"].contains("elasticity") &&
+      s["bottleneck"]["elasticity"].is_number()) {
+    char e[48];
+    std::snprintf(e, sizeof e, " (elasticity %.2f)", s["bottleneck"]["elasticity"].get<double>());
+    text += e;
+  }
+  return text;
+}
+
+// The fastest vendor algorithm measured beside the answer, and how it compares.
+std::string vendor_text(const json& answer) {
+  if (!answer.contains("vendor") || !answer["vendor"].is_array()) return "-";
+  const json* best = nullptr;
+  for (const json& v : answer["vendor"]) {
+    const json& m = v.contains("measurement") ? v["measurement"] : json();
+    if (!m.is_object() || field(m, "status") != "ok" || !m.contains("median_us") || !m["median_us"].is_number())
+      continue;
+    if (!best || m["median_us"].get<double>() < (*best)["measurement"]["median_us"].get<double>()) best = &v;
+  }
+  if (!best) return "-";
+  std::string text = field(*best, "name") + " " + microseconds((*best)["measurement"]["median_us"]);
+  if (answer.contains("speedup_vs_vendor") && answer["speedup_vs_vendor"].is_number()) {
+    char x[32];
+    std::snprintf(x, sizeof x, " (ktune %.2fx)", answer["speedup_vs_vendor"].get<double>());
+    text += x;
+  }
+  return text;
+}
+
 std::string padded(std::string text, size_t width) {
   if (text.size() < width) text.resize(width, ' ');
   return text;
@@ -74,6 +110,8 @@ std::string summarize_tune_answer(const json& answer) {
          row("schedule", field(answer, "schedule")) +
          row("parameters", parameters_text(answer)) +
          row("time", time_text(answer)) +
+         row("vendor", vendor_text(answer)) +
+         row("bottleneck", bottleneck_text(answer)) +
          row("source", field(answer, "source")) +
          row("match", match_text(answer)) +
          row("signature", field(answer, "signature"));

@@ -32,6 +32,21 @@ TEST(TuneSummary, NamesScheduleParametersTimeSourceAndMatch) {
   EXPECT_TRUE(has(text, "abc123")) << text;
 }
 
+TEST(TuneSummary, NamesTheBottleneckAndTheFastestVendorAlgorithm) {
+  json a = answer();
+  a["bottleneck"] = {{"resource", "dram"}, {"kind", "throughput"}};
+  a["sensitivity"] = {{"bottleneck", {{"resource", "dram"}, {"kind", "throughput"}, {"elasticity", 0.583}}}};
+  const auto vendor = [](const char* name, double us, const char* status) {
+    return json{{"name", name}, {"measurement", {{"median_us", us}, {"status", status}}}};
+  };
+  a["vendor"] = json::array({vendor("cusparse-csr_alg1", 23.6, "ok"), vendor("cusparse-csr_alg2", 19.25, "ok"),
+                             vendor("cusparse-broken", 1.0, "fault")});
+  a["speedup_vs_vendor"] = 1.8;
+  const std::string text = summarize_tune_answer(a);
+  EXPECT_TRUE(has(text, "dram throughput-bound (elasticity 0.58)")) << text;
+  EXPECT_TRUE(has(text, "cusparse-csr_alg2 19.25 us (ktune 1.80x)")) << text;  // a failed one never counts
+}
+
 TEST(TuneSummary, APredictionAloneSaysSo) {
   json a = answer();
   a["measured_us"] = nullptr;
@@ -46,6 +61,8 @@ TEST(TuneSummary, MissingAndNullFieldsShowAsDashes) {
   EXPECT_TRUE(has(text, "schedule    -")) << text;
   EXPECT_TRUE(has(text, "parameters  -")) << text;
   EXPECT_TRUE(has(text, "time        -")) << text;
+  EXPECT_TRUE(has(text, "bottleneck  -")) << text;
+  EXPECT_TRUE(has(text, "vendor      -")) << text;
   EXPECT_EQ(summarize_tune_answer(nullptr), "-\n");
 }
 
