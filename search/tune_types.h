@@ -92,6 +92,10 @@ class TuneObserver {
   virtual bool cancelled() = 0;
   // A measurement this job already committed before a restart; the tuner reuses it.
   virtual std::optional<Measurement> previous_measurement(const std::string& config_key) = 0;
+  // The vendor baseline this job already measured before a restart (reused, not re-timed),
+  // and the hook that commits a fresh one as soon as it is measured.
+  virtual std::optional<std::vector<VendorTiming>> previous_vendor() { return std::nullopt; }
+  virtual void vendor_measured(const std::vector<VendorTiming>&) {}
   // Where the search stands, after every candidate; persisted for GET /v1/jobs/{id}.
   virtual void progress(const TuneProgress&) {}
 };

@@ -244,7 +244,12 @@ void Loop::remeasure_finalists() {
 
 TuneOutcome Loop::run() {
   outcome_.measured = true;
-  outcome_.vendor = backend_.vendor();
+  if (auto stored = observer_.previous_vendor()) {
+    outcome_.vendor = std::move(*stored);
+  } else {
+    outcome_.vendor = backend_.vendor();
+    observer_.vendor_measured(outcome_.vendor);
+  }
   for (const VendorTiming& v : outcome_.vendor)
     if (v.measurement.status == MeasureStatus::Ok && (!vendor_us_ || v.measurement.median_us < *vendor_us_))
       vendor_us_ = v.measurement.median_us;

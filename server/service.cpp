@@ -161,7 +161,9 @@ class JobObserver : public TuneObserver {
               const std::string& kernel, Dtype dtype, bool hot, uint64_t seed)
       : parts_(parts), job_(job), control_(control), workload_id_(workload_id), kernel_(kernel), dtype_(dtype), hot_(hot),
         seed_(seed) {
-    control_.search_state({{"seed", seed_}});
+    // A restarted job keeps the vendor baseline it measured before (search_state["vendor"]).
+    if (job.search_state && job.search_state->contains("vendor")) vendor_ = (*job.search_state)["vendor"];
+    control_.search_state(state());
     for (const MeasuredCandidate& m : MeasurementRepository(parts.db).list_for_job(job.id)) {
       Measurement measurement;
       measurement.status = measure_status(m.measurement.status);
@@ -220,18 +222,51 @@ class JobObserver : public TuneObserver {
 
   bool cancelled() override { return control_.cancelled(); }
 
+  std::optional<std::vector<VendorTiming>> previous_vendor() override {
+    if (!vendor_.is_array()) return std::nullopt;
+    std::vector<VendorTiming> timings;
+    for (const nlohmann::json& v : vendor_) {
+      Measurement m;
+      m.status = MeasureStatus::Ok;
+      m.median_us = v.at("median_us").get<double>();
+      m.iqr_us = v.at("iqr_us").get<double>();
+      m.count = v.at("count").get<int>();
+      timings.push_back({v.at("name").get<std::string>(), m});
+    }
+    return timings;
+  }
+
+  // Committed as soon as measured: the baselines table, and the job's state for a restart.
+  void vendor_measured(const std::vector<VendorTiming>& timings) override {
+    vendor_ = nlohmann::json::array();
+    for (const VendorTiming& v : timings) {
+      if (v.measurement.status != MeasureStatus::Ok) continue;
+      BaselineRecord b;
+      b.workload_id = workload_id_;
+      b.device_id = parts_.device_id;
+      b.kernel = kernel_;
+      b.dtype = to_string(dtype_);
+      b.vendor = v.name;
+      b.median_us = v.measurement.median_us;
+      b.iqr_us = v.measurement.iqr_us;
+      b.count = v.measurement.count;
+      BaselineRepository(parts_.db).add(b);
+      vendor_.push_back({{"name", v.name}, {"median_us", b.median_us}, {"iqr_us", b.iqr_us}, {"count", b.count}});
+    }
+    control_.search_state(state());
+  }
+
   void progress(const TuneProgress& p) override {
     auto optional = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
-    control_.search_state({{"seed", seed_},
-                           {"progress",
-                            {{"phase", p.phase},
-                             {"measured", p.measured},
-                             {"best_us", optional(p.best_us)},
-                             {"best_config", p.best_config.empty() ? nlohmann::json() : nlohmann::json(p.best_config)},
-                             {"vendor_us", optional(p.vendor_us)},
-                             {"elapsed_s", p.elapsed_s},
-                             {"eta_s", optional(p.eta_s)},
-                             {"stop", p.stop_reason.empty() ? nlohmann::json() : nlohmann::json(p.stop_reason)}}}});
+    progress_ = {{"phase", p.phase},
+                 {"measured", p.measured},
+                 {"best_us", optional(p.best_us)},
+                 {"best_config", p.best_config.empty() ? nlohmann::json() : nlohmann::json(p.best_config)},
+                 {"vendor_us", optional(p.vendor_us)},
+                 {"elapsed_s", p.elapsed_s},
+                 {"eta_s", optional(p.eta_s)},
+                 {"stop", p.stop_reason.empty() ? nlohmann::json() : nlohmann::json(p.stop_reason)}};
+    control_.search_state(state());
     // The search's counts include the finalists' re-measurements: show them, not the first plan.
     done_ = p.measured;
     planned_ = std::max(p.planned, p.measured);
@@ -245,6 +280,14 @@ class JobObserver : public TuneObserver {
   }
 
  private:
+  // The job's search state: the seed (replay), the vendor baseline, the latest progress.
+  nlohmann::json state() const {
+    nlohmann::json s{{"seed", seed_}};
+    if (!vendor_.is_null()) s["vendor"] = vendor_;
+    if (!progress_.is_null()) s["progress"] = progress_;
+    return s;
+  }
+
   ServiceParts& parts_;
   const JobRecord& job_;
   JobControl& control_;
@@ -257,6 +300,8 @@ class JobObserver : public TuneObserver {
   std::optional<double> best_time_;
   std::optional<nlohmann::json> best_;
   std::map<std::string, Measurement> previous_;
+  nlohmann::json vendor_;    // null until measured (or restored)
+  nlohmann::json progress_;  // null until the first report
 };
 
 int64_t store_workload(Database& db, const Signature& sig, WorkloadKind kind, const CsrF64& m,
@@ -354,19 +399,9 @@ Service::Service(const ServerConfig& config) : parts_(std::make_unique<ServicePa
     const AnswerContext context{p.tuner.get(), p.device_fingerprint, NvrtcCompiler::version(), job.id};
     nlohmann::json answer = build_tune_answer(*t.family, w, sig, t.dtype, outcome, context);
 
-    nlohmann::json vendor = nlohmann::json::array();
+    nlohmann::json vendor = nlohmann::json::array();  // stored as baselines when measured (JobObserver)
     for (const VendorTiming& v : outcome.vendor) {
       if (v.measurement.status != MeasureStatus::Ok) continue;
-      BaselineRecord b;
-      b.workload_id = workload_id;
-      b.device_id = p.device_id;
-      b.kernel = kernel;
-      b.dtype = dtype;
-      b.vendor = v.name;
-      b.median_us = v.measurement.median_us;
-      b.iqr_us = v.measurement.iqr_us;
-      b.count = v.measurement.count;
-      BaselineRepository(p.db).add(b);
       vendor.push_back({{"name", v.name}, {"median_us", v.measurement.median_us}});
     }
     ResultRecord r;

@@ -60,7 +60,11 @@ class FakeBackend : public LoopBackend {
     measured.push_back(c);
     return Measurement{MeasureStatus::Ok, time(c, call), 0.01, 10, 0, ""};
   }
-  std::vector<VendorTiming> vendor() override { return vendor_timings; }
+  int vendor_calls = 0;
+  std::vector<VendorTiming> vendor() override {
+    ++vendor_calls;
+    return vendor_timings;
+  }
 };
 
 // Proposes a fixed list in order.
@@ -117,6 +121,10 @@ class RecordingObserver : public TuneObserver {
     return it->second;
   }
   void progress(const TuneProgress& p) override { reports.push_back(p); }
+  std::optional<std::vector<VendorTiming>> stored_vendor;  // what a restarted job kept
+  std::vector<VendorTiming> committed_vendor;
+  std::optional<std::vector<VendorTiming>> previous_vendor() override { return stored_vendor; }
+  void vendor_measured(const std::vector<VendorTiming>& v) override { committed_vendor = v; }
 };
 
 }  // namespace ktune::testing

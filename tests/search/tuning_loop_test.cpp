@@ -184,6 +184,31 @@ TEST_F(LoopFixture, ResumeReplaysStoredMeasurementsAndMeasuresOnlyTheRest) {
   EXPECT_EQ(outcome.best->config, cfg(8, 6));
 }
 
+TEST_F(LoopFixture, TheVendorBaselineIsCommittedOnceAndReusedAfterARestart) {
+  settings.budget.measurements = 4;
+  Measurement vendor_time{MeasureStatus::Ok, 11.5, 0.1, 10, 0, ""};
+  backend.vendor_timings = {{"vendor-a", vendor_time}};
+  RecordingObserver first;
+  ListTechnique list({cfg(8, 6), cfg(4, 6)});
+  const TuneOutcome a = run_tuning_loop(space, {}, list, backend, pool, settings, first);
+  EXPECT_EQ(backend.vendor_calls, 1);
+  ASSERT_EQ(first.committed_vendor.size(), 1u);
+  EXPECT_EQ(first.committed_vendor[0].name, "vendor-a");
+  ASSERT_EQ(a.vendor.size(), 1u);
+
+  // After a restart the stored baseline stands in for a new timing.
+  FakeBackend restarted;
+  restarted.vendor_timings = {{"vendor-a", Measurement{MeasureStatus::Ok, 99, 0.1, 10, 0, ""}}};
+  RecordingObserver resumed;
+  resumed.stored_vendor = first.committed_vendor;
+  ListTechnique again({cfg(8, 6), cfg(4, 6)});
+  const TuneOutcome b = run_tuning_loop(space, {}, again, restarted, pool, settings, resumed);
+  EXPECT_EQ(restarted.vendor_calls, 0);
+  EXPECT_TRUE(resumed.committed_vendor.empty());
+  ASSERT_EQ(b.vendor.size(), 1u);
+  EXPECT_DOUBLE_EQ(b.vendor[0].measurement.median_us, 11.5);
+}
+
 TEST_F(LoopFixture, CompilesAheadOfTheGpu) {
   settings.budget.measurements = 6;
   settings.lookahead = 3;
