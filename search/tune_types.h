@@ -96,6 +96,13 @@ class TuneObserver {
   // and the hook that commits a fresh one as soon as it is measured.
   virtual std::optional<std::vector<VendorTiming>> previous_vendor() { return std::nullopt; }
   virtual void vendor_measured(const std::vector<VendorTiming>&) {}
+  // The same for the finalists' interleaved re-measurements (round r of a configuration) and
+  // for the wall time already spent, which counts against the seconds budget after a restart.
+  virtual std::optional<Measurement> previous_finalist(const std::string& config_key, int round) {
+    return std::nullopt;
+  }
+  virtual void finalist_measured(const std::string& config_key, int round, const Measurement&) {}
+  virtual double previous_elapsed_seconds() { return 0; }
   // Where the search stands, after every candidate; persisted for GET /v1/jobs/{id}.
   virtual void progress(const TuneProgress&) {}
 };

@@ -52,7 +52,10 @@ class Loop {
   Loop(const ParameterSpace& space, const std::vector<Config>& seeds, Technique& technique, LoopBackend& backend,
        ThreadPool& pool, const LoopSettings& settings, TuneObserver& observer)
       : space_(space), seeds_(seeds.begin(), seeds.end()), technique_(technique), backend_(backend), pool_(pool),
-        settings_(settings), observer_(observer), store_(space), rng_(settings.seed) {}
+        settings_(settings), observer_(observer), store_(space), rng_(settings.seed),
+        // A resumed job's clock starts where the interrupted run stopped.
+        start_(Clock::now() - std::chrono::duration_cast<Clock::duration>(
+                                  std::chrono::duration<double>(observer.previous_elapsed_seconds()))) {}
 
   // A stopped search leaves compiles in the pool: tell them to skip, and wait for them, since
   // they use the backend.
@@ -91,7 +94,7 @@ class Loop {
   int new_measurements_ = 0;       // not replayed: what the ETA is based on
   double new_measure_seconds_ = 0;
   std::optional<double> vendor_us_;
-  Clock::time_point start_ = Clock::now();
+  Clock::time_point start_;
   TuneOutcome outcome_;
 };
 
@@ -228,10 +231,17 @@ void Loop::remeasure_finalists() {
   // A B C A B C ...: a slow drift of clocks or temperature shifts every finalist alike.
   for (int round = 0; round < settings_.finalist_rounds && !observer_.cancelled(); ++round) {
     for (size_t i = 0; i < finalists.size(); ++i) {
-      const Clock::time_point began = Clock::now();
-      Measurement m = backend_.measure(finalists[i].config, *finalists[i].kernel);
-      ++measured_, ++new_measurements_;
-      new_measure_seconds_ += seconds_since(began);
+      Measurement m;
+      if (std::optional<Measurement> stored = observer_.previous_finalist(finalists[i].config_key, round)) {
+        m = *stored;
+        ++measured_;
+      } else {
+        const Clock::time_point began = Clock::now();
+        m = backend_.measure(finalists[i].config, *finalists[i].kernel);
+        ++measured_, ++new_measurements_;
+        new_measure_seconds_ += seconds_since(began);
+        observer_.finalist_measured(finalists[i].config_key, round, m);
+      }
       if (m.status == MeasureStatus::Ok) samples[i].push_back(m);
       report("finalists");
     }

@@ -163,6 +163,11 @@ class JobObserver : public TuneObserver {
         seed_(seed) {
     // A restarted job keeps the vendor baseline it measured before (search_state["vendor"]).
     if (job.search_state && job.search_state->contains("vendor")) vendor_ = (*job.search_state)["vendor"];
+    if (job.search_state && job.search_state->contains("finalists")) finalists_ = (*job.search_state)["finalists"];
+    if (job.search_state && job.search_state->contains("progress")) {
+      const nlohmann::json& p = (*job.search_state)["progress"];
+      if (p.contains("elapsed_s") && p["elapsed_s"].is_number()) elapsed_before_ = p["elapsed_s"].get<double>();
+    }
     control_.search_state(state());
     for (const MeasuredCandidate& m : MeasurementRepository(parts.db).list_for_job(job.id)) {
       Measurement measurement;
@@ -236,6 +241,26 @@ class JobObserver : public TuneObserver {
     return timings;
   }
 
+  std::optional<Measurement> previous_finalist(const std::string& config_key, int round) override {
+    if (!finalists_.contains(config_key) || round >= static_cast<int>(finalists_[config_key].size())) return std::nullopt;
+    const nlohmann::json& j = finalists_[config_key][static_cast<size_t>(round)];
+    Measurement m;
+    m.status = j.at("ok").get<bool>() ? MeasureStatus::Ok : MeasureStatus::Fault;
+    m.median_us = j.at("median_us").get<double>();
+    m.iqr_us = j.at("iqr_us").get<double>();
+    m.count = j.at("count").get<int>();
+    return m;
+  }
+
+  void finalist_measured(const std::string& config_key, int round, const Measurement& m) override {
+    nlohmann::json& rounds = finalists_[config_key];
+    if (static_cast<int>(rounds.size()) != round) return;  // rounds are recorded in order
+    rounds.push_back({{"ok", m.status == MeasureStatus::Ok}, {"median_us", m.median_us}, {"iqr_us", m.iqr_us}, {"count", m.count}});
+    control_.search_state(state());
+  }
+
+  double previous_elapsed_seconds() override { return elapsed_before_; }
+
   // Committed as soon as measured: the baselines table, and the job's state for a restart.
   void vendor_measured(const std::vector<VendorTiming>& timings) override {
     vendor_ = nlohmann::json::array();
@@ -280,11 +305,13 @@ class JobObserver : public TuneObserver {
   }
 
  private:
-  // The job's search state: the seed (replay), the vendor baseline, the latest progress.
+  // The job's search state: the seed (replay), the vendor baseline, the latest progress, the
+  // finalists' re-measurements.
   nlohmann::json state() const {
     nlohmann::json s{{"seed", seed_}};
     if (!vendor_.is_null()) s["vendor"] = vendor_;
     if (!progress_.is_null()) s["progress"] = progress_;
+    if (!finalists_.empty()) s["finalists"] = finalists_;
     return s;
   }
 
@@ -302,6 +329,8 @@ class JobObserver : public TuneObserver {
   std::map<std::string, Measurement> previous_;
   nlohmann::json vendor_;    // null until measured (or restored)
   nlohmann::json progress_;  // null until the first report
+  nlohmann::json finalists_ = nlohmann::json::object();  // config key -> re-measurements by round
+  double elapsed_before_ = 0;  // wall seconds an interrupted run of this job already spent
 };
 
 int64_t store_workload(Database& db, const Signature& sig, WorkloadKind kind, const CsrF64& m,

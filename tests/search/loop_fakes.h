@@ -125,6 +125,19 @@ class RecordingObserver : public TuneObserver {
   std::vector<VendorTiming> committed_vendor;
   std::optional<std::vector<VendorTiming>> previous_vendor() override { return stored_vendor; }
   void vendor_measured(const std::vector<VendorTiming>& v) override { committed_vendor = v; }
+  std::map<std::pair<std::string, int>, Measurement> finalist_rounds;  // stored and committed alike
+  int finalists_committed = 0;
+  double elapsed_before = 0;
+  std::optional<Measurement> previous_finalist(const std::string& key, int round) override {
+    auto it = finalist_rounds.find({key, round});
+    if (it == finalist_rounds.end()) return std::nullopt;
+    return it->second;
+  }
+  void finalist_measured(const std::string& key, int round, const Measurement& m) override {
+    finalist_rounds[{key, round}] = m;
+    ++finalists_committed;
+  }
+  double previous_elapsed_seconds() override { return elapsed_before; }
 };
 
 }  // namespace ktune::testing

@@ -209,6 +209,43 @@ TEST_F(LoopFixture, TheVendorBaselineIsCommittedOnceAndReusedAfterARestart) {
   EXPECT_DOUBLE_EQ(b.vendor[0].measurement.median_us, 11.5);
 }
 
+TEST_F(LoopFixture, ARestartInTheFinalistPhaseMeasuresNothingAgain) {
+  settings.budget.measurements = 6;
+  settings.finalists = 3;
+  settings.finalist_rounds = 2;
+  settings.seed = 7;
+  RecordingObserver first;
+  RandomTechnique random(space);
+  const TuneOutcome a = run_tuning_loop(space, {}, random, backend, pool, settings, first);
+  EXPECT_EQ(first.finalists_committed, 3 * 2);
+  EXPECT_EQ(backend.measured.size(), 6u + 6u);
+
+  // Everything stored: the search replays, the finalists' rounds too; the GPU is not touched.
+  FakeBackend restarted;
+  RecordingObserver resumed;
+  for (const CandidateOutcome& c : first.finished) resumed.previous[c.config_key] = *c.measurement;
+  resumed.finalist_rounds = first.finalist_rounds;
+  RandomTechnique again(space);
+  const TuneOutcome b = run_tuning_loop(space, {}, again, restarted, pool, settings, resumed);
+  EXPECT_TRUE(restarted.measured.empty());
+  EXPECT_EQ(resumed.finalists_committed, 0);
+  ASSERT_TRUE(a.best && b.best);
+  EXPECT_EQ(b.best->config_key, a.best->config_key);
+  EXPECT_DOUBLE_EQ(b.best->measurement->median_us, a.best->measurement->median_us);
+}
+
+TEST_F(LoopFixture, TimeSpentBeforeARestartCountsAgainstTheBudget) {
+  settings.budget.seconds = 5;
+  RecordingObserver resumed;
+  resumed.elapsed_before = 10;  // the interrupted run already used the budget
+  RandomTechnique random(space);
+  const TuneOutcome outcome = run_tuning_loop(space, {}, random, backend, pool, settings, resumed);
+  EXPECT_EQ(outcome.stop_reason, "seconds");
+  EXPECT_LE(backend.measured.size(), 1u);
+  ASSERT_FALSE(resumed.reports.empty());
+  EXPECT_GE(resumed.reports.back().elapsed_s, 10.0);
+}
+
 TEST_F(LoopFixture, CompilesAheadOfTheGpu) {
   settings.budget.measurements = 6;
   settings.lookahead = 3;
