@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "db/baseline_repository.h"
+#include "model/device_spec.h"
 #include "db/candidate_repository.h"
 #include "db/device_repository.h"
 #include "db/job_repository.h"
@@ -378,11 +379,7 @@ ServiceParts::ServiceParts(const ServerConfig& c)
   } else {
     log_info("no GPU available: model-only mode, answers are predicted and marked \"source\": \"model\"");
   }
-  gpu = spec_for_arch(!c.arch.empty() ? c.arch : device.present ? device.arch() : "sm_90");
-  if (device.present) {
-    gpu.sms = device.sms;
-    gpu.l2_bytes = device.l2_bytes;
-  }
+  gpu = spec_for_device(device, c.arch);
   device_fingerprint = ktune::device_fingerprint(device, NvrtcCompiler::version(), templates_hash());
   device_id = DeviceRepository(db).upsert(device_fingerprint, device.present ? device.name : "model-only " + gpu.arch,
                                           device.present ? device.to_json() : nlohmann::json{{"arch", gpu.arch}});
