@@ -99,6 +99,24 @@ std::optional<Config> throughput_move(SaakeOracle& oracle, const std::vector<Can
   return chosen;
 }
 
+// Algorithm 3 proposed nothing new (its direction is blocked, or it leads back to a visited
+// configuration). Before calling that a fixed point, try the other canonical directions: one
+// unit step along each, unvisited, and take the fastest predicted if it beats `conf`. Without
+// this the walk ended after one or two moves, usually where the bottleneck's preferred
+// direction ran off the space, although a sibling direction still promised a faster kernel.
+std::optional<Config> escape_move(SaakeOracle& oracle, const std::vector<CanonicalDirection>& directions,
+                                  const Config& conf, const OracleView& view, const std::set<Config>& visited) {
+  std::optional<Config> chosen;
+  double fastest = view.time_us;
+  for (const CanonicalDirection& d : directions) {
+    std::optional<Config> c = d.step(conf);
+    if (!c || visited.count(*c)) continue;
+    std::optional<OracleView> v = oracle.evaluate(*c);
+    if (v && v->time_us < fastest) fastest = v->time_us, chosen = std::move(c);  // strict: declared order wins ties
+  }
+  return chosen;
+}
+
 }  // namespace
 
 std::optional<Config> saake_next_best(SaakeOracle& oracle, const std::vector<CanonicalDirection>& directions,
@@ -128,8 +146,11 @@ SaakeWalk saake_walk(SaakeOracle& oracle, const std::vector<CanonicalDirection>&
   walk.stop = "cap";
   for (int step = 0; step < limits.max_steps; ++step) {
     std::optional<Config> next = saake_next_best(oracle, directions, curr, *view, limits);
+    if (!next || visited.count(*next) || !oracle.evaluate(*next)) {
+      next = escape_move(oracle, directions, curr, *view, visited);
+    }
     std::optional<OracleView> next_view = next ? oracle.evaluate(*next) : std::nullopt;
-    if (!next_view || visited.count(*next)) {
+    if (!next_view) {
       walk.stop = "fixed-point";
       break;
     }

@@ -4,8 +4,10 @@
 // bottleneck wants to go, through decreasing occupancy levels, and keep the best predicted
 // configuration of each level. Nothing is measured; the result seeds the measured search.
 // Fixes to the published listing (§2.9, "Ambiguities"): the walk continues from curr'; it
-// stops at a fixed point (no move, or a configuration already visited) and after a cap of
-// steps; the latency branch uses the utilisation of the bottleneck resource r, not of GM.
+// stops at a fixed point and after a cap of steps; the latency branch uses the utilisation of
+// the bottleneck resource r, not of GM. A fixed point is where Algorithm 3 proposes nothing
+// new (no move, or a visited configuration) and no unvisited unit step along any other
+// canonical direction is predicted faster than the current configuration.
 #include <limits>
 #include <optional>
 #include <string>
@@ -26,7 +28,7 @@ struct SaakeWalk {
   std::optional<Config> best;  // empty when the start cannot run
   double predicted_us = std::numeric_limits<double>::infinity();
   // "level": a finished occupancy level did not beat the one before (Algorithm 2's exit);
-  // "fixed-point": no move, or a move back to a visited configuration; "cap"; "no-start".
+  // "fixed-point": no move and no faster unvisited unit step (see above); "cap"; "no-start".
   std::string stop;
   std::vector<Config> path;  // every configuration visited, in order, the start first
 };

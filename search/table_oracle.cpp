@@ -1,6 +1,7 @@
 #include "search/table_oracle.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -16,6 +17,15 @@ WalkBottleneckKind parse_kind(const std::string& kind, const std::string& where)
   if (kind == "latency") return WalkBottleneckKind::Latency;
   if (kind == "throughput") return WalkBottleneckKind::Throughput;
   throw std::runtime_error(where + ": bottleneck kind \"" + kind + "\" is neither latency nor throughput");
+}
+
+size_t differing_parameters(const Config& a, const Config& b) {
+  size_t n = 0;
+  for (const auto& [name, value] : a) {
+    const auto it = b.find(name);
+    n += it == b.end() || it->second != value;
+  }
+  return n;
 }
 
 }  // namespace
@@ -49,7 +59,9 @@ std::map<std::string, PredictionTable> load_prediction_tables(const std::string&
   return out;
 }
 
-TableOracle::TableOracle(const ParameterSpace& space, PredictionTable table) : space_(space), table_(std::move(table)) {}
+TableOracle::TableOracle(const ParameterSpace& space, PredictionTable table) : space_(space), table_(std::move(table)) {
+  for (const auto& c : space_.enumerate()) configs_[space_.canonical(c)] = c;
+}
 
 const PredictionRow& TableOracle::row(const Config& config) const {
   const std::string key = space_.canonical(config);
@@ -69,8 +81,22 @@ std::optional<OracleView> TableOracle::evaluate(const Config& config) {
   return v;
 }
 
-std::optional<WalkBottleneck> TableOracle::bottleneck_at(const Config& config, double) {
-  return row(config).bottleneck;  // no sensitivity analysis in a table: see the header
+std::optional<WalkBottleneck> TableOracle::bottleneck_at(const Config& config, double occupancy) {
+  // No sensitivity analysis at a hypothetical occupancy in a table; the nearest recorded
+  // evidence is a neighbour (one parameter changed) that runs at that occupancy: see the header.
+  std::map<std::pair<std::string, int>, int> votes;  // (resource, kind) -> neighbours
+  for (const auto& [key, r] : table_.rows) {
+    if (std::abs(r.occupancy - occupancy) > kOccupancyEpsilon) continue;
+    const auto c = configs_.find(key);
+    if (c == configs_.end() || differing_parameters(config, c->second) != 1) continue;
+    ++votes[{r.bottleneck.resource, static_cast<int>(r.bottleneck.kind)}];
+  }
+  if (votes.empty()) return row(config).bottleneck;
+  // The majority; ties go to the smaller (resource, kind), so the answer is deterministic.
+  auto best = votes.begin();
+  for (auto it = votes.begin(); it != votes.end(); ++it)
+    if (it->second > best->second) best = it;
+  return WalkBottleneck{best->first.first, static_cast<WalkBottleneckKind>(best->first.second)};
 }
 
 std::vector<double> TableOracle::lower_occupancies(const Config& config) {

@@ -8,9 +8,13 @@
 // What a table cannot answer, and the simplifications taken instead:
 // - transactions: utilisation x predicted time per resource (busy time, proportional to the
 //   transactions at a fixed cost per transaction: enough to rank moves for one resource);
-// - bottleneck_at a hypothetical occupancy: the configuration's own recorded bottleneck (the
-//   table holds no sensitivity analysis at other occupancies), so the throughput move may
-//   always give up occupancy down to the lowest level;
+// - bottleneck_at a hypothetical occupancy: the table holds no sensitivity analysis at other
+//   occupancies, so it is derived from the recorded levels of related configurations: the
+//   majority bottleneck of the neighbours (configurations differing in exactly one parameter,
+//   e.g. the same kernel with another block size) recorded at that occupancy. With no such
+//   neighbour, the configuration's own bottleneck (then the throughput move may give up
+//   occupancy down to the lowest level). A neighbour differs in more than occupancy, so this
+//   is evidence, not the emulator's answer;
 // - lower_occupancies: the distinct occupancies recorded in the table below the
 //   configuration's own, largest first.
 #include <map>
@@ -54,6 +58,7 @@ class TableOracle : public SaakeOracle {
 
   const ParameterSpace& space_;
   PredictionTable table_;
+  std::map<std::string, Config> configs_;  // canonical key -> configuration, to find neighbours
 };
 
 }  // namespace ktune

@@ -56,17 +56,19 @@ std::optional<Config> reshape_lanes(const Config& from) {
   return if_valid(c);
 }
 
-Config start(SpmvSchedule schedule, int64_t block) {
-  return {{"schedule", static_cast<int64_t>(schedule)}, {"block", block}, {"lanes", 1}, {"items_per_thread", 1}};
+Config start(SpmvSchedule schedule, int64_t block, int64_t lanes = 1) {
+  return {{"schedule", static_cast<int64_t>(schedule)}, {"block", block}, {"lanes", lanes}, {"items_per_thread", 1}};
 }
 
 }  // namespace
 
 CanonicalMoves SpmvFamily::canonical_moves() const {
   CanonicalMoves moves;
-  // The smallest kernel of each row-independent schedule; subwarp is reached by reshaping.
-  moves.starts = {start(SpmvSchedule::Row, 64), start(SpmvSchedule::Merge, 64),
-                  start(SpmvSchedule::Adaptive, 128)};
+  // The smallest kernel of every schedule. Subwarp can also be reached from row by reshaping,
+  // but a walk from row that the model sends along block or thread coarsening never gets
+  // there, so it has a start of its own (the multi-start keeps the best predicted walk).
+  moves.starts = {start(SpmvSchedule::Row, 64), start(SpmvSchedule::Subwarp, 64, 2),
+                  start(SpmvSchedule::Merge, 64), start(SpmvSchedule::Adaptive, 128)};
   moves.directions = {{"block", "coarsen", grow_block},
                       {"threads", "coarsen", coarsen_threads},
                       {"lanes", "reshape", reshape_lanes}};

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "model/emulator/gather_reuse.h"
 #include "model/emulator/sector_table.h"
 #include "workload/input_error.h"
 
@@ -93,6 +94,7 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
     return bytes > 0 ? std::min(1.0, context.l2_bytes / bytes) : 1.0;
   };
   const double short_keep = l2_keeps(0);
+  const GatherReuse gathers(samples, context.grid_scale);
 
   // Classifying pass: a level per sector access, counted per op.
   out.blocks.reserve(samples.size());
@@ -127,8 +129,14 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
       } else if (load && retouch && u1 < l1_keeps) {
         level = kL1;
       } else {
-        double l2_hit = 0;  // private and cold
-        if (retouch) {
+        double l2_hit = 0;  // private and cold, unless the grid gathers it again (gather_reuse.h)
+        const double reads = load ? gathers.reads_per_sector(op.pc) : 0;
+        if (reads > 1 && e.blocks < 2 && !retouch) {
+          // Between two reads of a sector the grid moves its footprint / reads bytes, and the
+          // gathered region itself has to stay: a vector that fits in L2 misses once a sector.
+          l2_hit = (1.0 - 1.0 / reads) *
+                   l2_keeps(std::max(gathers.region_bytes(op.pc), out.cache.grid_footprint_bytes / reads));
+        } else if (retouch) {
           l2_hit = short_keep;
         } else if (e.near) {
           l2_hit = (1.0 - 1.0 / e.blocks) * short_keep;

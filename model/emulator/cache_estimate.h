@@ -19,7 +19,10 @@
 //         window's footprint).
 //       A first touch of a shared sector hits with chance 1 - 1/(blocks touching it) (only the
 //       first of them misses): neighbours count as themselves, distant ones as m x grid_scale.
-//       A sector touched by one sampled block is private (streamed data): cold, to DRAM.
+//       A sector touched by one sampled block is private (streamed data): cold, to DRAM;
+//       unless its load instruction gathers from a region the sampled blocks all range over
+//       (gather_reuse.h): the grid then reads each sector of the region R times, so 1 - 1/R
+//       of the reads hit, times L2's keep chance over max(region, grid footprint / R).
 //       The grid footprint is the private sectors x grid_scale plus the shared ones.
 //   DRAM Everything else, stores of cold sectors included (they are written back).
 //

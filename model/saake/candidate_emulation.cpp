@@ -7,6 +7,7 @@
 
 #include "model/interp/interpreter.h"
 #include "model/saake/block_weights.h"
+#include "model/saake/csr_block_weights.h"
 #include "workload/input_error.h"
 
 namespace ktune {
@@ -35,7 +36,7 @@ double imbalance_of(const KernelPrediction& p, const std::vector<double>& weight
   return mean_slot > 0 ? std::max(1.0, p.makespan_cycles / mean_slot) : 1.0;
 }
 
-StepEmulation emulate_step(const ptx::PtxModule& module, const LaunchStep& step, interp::HostMemory& memory,
+StepEmulation emulate_step(const ptx::PtxModule& module, const LaunchPlan& plan, const LaunchStep& step, interp::HostMemory& memory,
                            const CompiledKernel& kernel, const WorkEstimate& estimate, const GpuSpec& gpu,
                            const CandidateEmulationOptions& options, CandidatePrediction& totals) {
   StepEmulation out;
@@ -47,7 +48,10 @@ StepEmulation emulate_step(const ptx::PtxModule& module, const LaunchStep& step,
 
   auto start = Clock::now();
   KernelEmulationInput in;
-  in.block_weights = block_weights_for(estimate, step);
+  // A CSR launch weighs its blocks from the plan's own buffers (cheap); the estimate serves
+  // the other families.
+  std::optional<std::vector<double>> csr = csr_block_weights(plan, step);
+  in.block_weights = csr ? std::move(*csr) : block_weights_for(estimate, step);
   const std::vector<int64_t> sampled = choose_sample_blocks(in.block_weights, options.samples);
   interp::InterpretLimits limits;
   limits.max_warp_instructions_per_block = options.max_warp_instructions_per_block;
@@ -116,7 +120,7 @@ CandidatePrediction emulate_plan_unguarded(const LaunchPlan& plan, const Compile
   // what the unsampled blocks of an earlier one would have written.
   interp::HostMemory memory(plan, interp::HostMemory::Fill::Zero);
   for (const LaunchStep& step : plan.steps)
-    p.steps.push_back(emulate_step(*module, step, memory, kernel, estimate, gpu, options, p));
+    p.steps.push_back(emulate_step(*module, plan, step, memory, kernel, estimate, gpu, options, p));
 
   for (const StepEmulation& s : p.steps) {
     p.cycles += s.prediction.cycles;
@@ -163,7 +167,10 @@ CandidatePrediction emulate_plan(const LaunchPlan& plan, const CompiledKernel& k
 CandidatePrediction emulate_candidate(const KernelFamily& family, const Workload& workload, const Config& config,
                                       Dtype dtype, const LaunchPlan& plan, const CompiledKernel& kernel,
                                       const GpuSpec& gpu, const CandidateEmulationOptions& options) {
-  return emulate_plan(plan, kernel, family.estimate(workload, config, dtype), gpu, options);
+  // The family's estimate (O(nnz) for SpMV) only when a step cannot be weighed from its buffers.
+  const bool weighed = std::all_of(plan.steps.begin(), plan.steps.end(),
+                                   [&](const LaunchStep& s) { return csr_block_weights(plan, s).has_value(); });
+  return emulate_plan(plan, kernel, weighed ? WorkEstimate{} : family.estimate(workload, config, dtype), gpu, options);
 }
 
 }  // namespace ktune

@@ -102,7 +102,12 @@ EvalRun evaluate(Strategy strategy, const GroundTruthCase& truth, const Paramete
       technique = make_ensemble(ensemble);
       break;
     case Strategy::SeedEnsemble:
+      // The walk's seed first, then the model's top k (the seed is skipped there when it is
+      // one of them), then the bandit with the model as an arm: the seed adds at most one
+      // measurement to model_top_k+ensemble, and saves the rest when it lands.
       ensemble.seed = options.seed ? options.seed(truth, space) : best_predicted(truth, space);
+      ensemble.model = model;
+      ensemble.model_first = options.model_first;
       technique = make_ensemble(ensemble);
       break;
   }

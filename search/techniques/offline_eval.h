@@ -36,7 +36,7 @@ std::string strategy_name(Strategy s);
 
 struct EvalOptions {
   double tolerance = 0.03;  // within 3% of the exhaustive best
-  size_t model_first = 8;   // the model's top k before the bandit (ModelTopKEnsemble)
+  size_t model_first = 8;   // the model's top k before the bandit (ModelTopKEnsemble, and SeedEnsemble after its seed)
   // The seed of SeedEnsemble: the SAAKE walk's result, injected by the caller because this
   // library cannot link the walk (ktune_search depends on it). Without one: the model's best
   // prediction.

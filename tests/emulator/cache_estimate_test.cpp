@@ -1,5 +1,7 @@
 #include "model/emulator/cache_estimate.h"
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "model/emulator/sm_emulator.h"
@@ -177,6 +179,59 @@ TEST(CacheEstimate, RejectsSectorsBeyondTheWarpsList) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("block 3"), std::string::npos);
   }
+}
+
+// A random gather over a vector that fits in L2: 8 sampled blocks see each sector about once,
+// but the grid (scale 200) reads each about 200 x 8 x 64 / 4096 = 25 times, so only ~1/25 of
+// the reads go to DRAM. The same reads with the vector far larger than L2 stay in DRAM, and a
+// stream (disjoint ranges per block) gets no such reuse.
+BlockTrace gather_block(int64_t id, uint64_t region_sectors, uint64_t base) {
+  BlockTrace b;
+  b.block = id * 1000;  // far apart: no neighbour sharing
+  b.warps.resize(2);
+  uint64_t state = static_cast<uint64_t>(id) * 0x9e3779b97f4a7c15ULL + 1;
+  for (WarpTrace& w : b.warps)
+    for (int i = 0; i < 32; ++i) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      add_load(w, {base + (state >> 33) % region_sectors});
+      w.ops.back().pc = 7;
+    }
+  return b;
+}
+
+TEST(CacheEstimate, RandomGathersOfAVectorThatFitsInL2HitAfterTheFirstRead) {
+  CacheContext c;
+  c.l1_bytes_per_block = 0;
+  c.grid_scale = 200;
+  c.resident_blocks = 10;
+  const uint64_t region = 4096;  // 128 KiB
+  std::vector<BlockTrace> samples;
+  for (int64_t id = 0; id < 8; ++id) samples.push_back(gather_block(id, region, 1u << 20));
+  c.l2_bytes = 1e9;
+  const PreparedSamples fits = prepare_samples(samples, c);
+  const double reads = fits.cache.load_sectors;
+  ASSERT_EQ(reads, 8 * 64);
+  const double expected_dram = reads * region / (reads * c.grid_scale);  // one first read per sector
+  EXPECT_NEAR(fits.cache.dram_sectors, expected_dram, 0.1 * reads);
+  EXPECT_LT(fits.cache.dram_sectors, 0.15 * reads);
+
+  c.l2_bytes = 32.0 * region / 100;  // the vector is 100x L2
+  const PreparedSamples spills = prepare_samples(samples, c);
+  EXPECT_GT(spills.cache.dram_sectors, 0.95 * reads);
+
+  std::vector<BlockTrace> streams;
+  for (int64_t id = 0; id < 8; ++id) streams.push_back(gather_block(id, 64, (1u << 20) + id * 64));
+  c.l2_bytes = 1e9;
+  const PreparedSamples streamed = prepare_samples(streams, c);
+  // Each block's reads re-touch its own 64 sectors (L2 hits); none is shared across blocks.
+  double first_touches = 0;
+  for (const BlockTrace& b : streams) {
+    std::vector<uint64_t> seen;
+    for (const WarpTrace& w : b.warps) seen.insert(seen.end(), w.sectors.begin(), w.sectors.end());
+    std::sort(seen.begin(), seen.end());
+    first_touches += static_cast<double>(std::unique(seen.begin(), seen.end()) - seen.begin());
+  }
+  EXPECT_DOUBLE_EQ(streamed.cache.dram_sectors, first_touches);
 }
 
 }  // namespace

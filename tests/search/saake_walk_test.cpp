@@ -136,6 +136,39 @@ TEST(SaakeWalk, StopsWhenAMoveLeadsBackToAVisitedConfiguration) {
   EXPECT_EQ(walk.best->at("x"), 2);
 }
 
+// Latency-bound on DRAM whose utilisation no direction raises: Algorithm 3 proposes nothing.
+// Time falls (or rises) with y, a sibling direction the latency branch does not look at.
+FakeOracle flat_dram(bool faster_with_y) {
+  FakeOracle oracle;
+  oracle.view = [faster_with_y](const Config& c) -> std::optional<OracleView> {
+    OracleView v;
+    const double y = static_cast<double>(c.at("y"));
+    v.utilisation["dram"] = 0.5;
+    v.time_us = faster_with_y ? 10 / y : 10 * y;
+    v.occupancy = 1;
+    v.bottleneck = kDramLatency;
+    return v;
+  };
+  return oracle;
+}
+
+TEST(SaakeWalk, AFixedPointTriesTheOtherDirectionsFirst) {
+  FakeOracle oracle = flat_dram(true);
+  const SaakeWalk walk = saake_walk(oracle, {doubling("x", 1), doubling("y", 4)}, at(1, 1));
+  EXPECT_EQ(walk.stop, "fixed-point");  // at y = 4 no direction is left
+  ASSERT_EQ(walk.path.size(), 3u);      // one unit step at a time: y = 2, then y = 4
+  EXPECT_EQ(walk.best->at("y"), 4);
+  EXPECT_DOUBLE_EQ(walk.predicted_us, 2.5);
+}
+
+TEST(SaakeWalk, AFixedPointHoldsWhenNoOtherDirectionIsPredictedFaster) {
+  FakeOracle oracle = flat_dram(false);
+  const SaakeWalk walk = saake_walk(oracle, {doubling("x", 1), doubling("y", 4)}, at(1, 1));
+  EXPECT_EQ(walk.stop, "fixed-point");
+  EXPECT_EQ(walk.path.size(), 1u);
+  EXPECT_EQ(walk.best->at("y"), 1);
+}
+
 // Each config lists its occupancy and time: x = 1 (occ 1, 10 µs) → 2 (occ 1, 8 µs) →
 // 4 (occ 0.5, 9 µs) → 8 (occ 0.25, 12 µs). Level 1's best is 8 µs; level 0.5 does not beat
 // it, so on entering level 0.25 Algorithm 2 stops and returns the previous level's best.

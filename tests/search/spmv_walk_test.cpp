@@ -1,6 +1,8 @@
 // SpMV's canonical directions and the SAAKE walk on the first cost model.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "kernels/spmv/spmv_config.h"
 #include "model/gpu_spec.h"
 #include "search/first_model_oracle.h"
@@ -29,6 +31,13 @@ TEST(SpmvDirections, ReshapeAndCoarsenAreInversesAcrossRowAndSubwarp) {
   EXPECT_EQ(*back, row(256));
   EXPECT_FALSE(direction(moves, "threads").step(row(256))) << "a row schedule thread already owns its row";
   EXPECT_FALSE(direction(moves, "block").step(row(1024))) << "no block beyond the space";
+}
+
+TEST(SpmvDirections, EveryScheduleHasACanonicalStart) {
+  std::set<SpmvSchedule> schedules;
+  for (const Config& c : find_family("spmv")->canonical_moves().starts) schedules.insert(SpmvConfig::from(c).schedule);
+  EXPECT_EQ(schedules, (std::set<SpmvSchedule>{SpmvSchedule::Row, SpmvSchedule::Subwarp, SpmvSchedule::Merge,
+                                               SpmvSchedule::Adaptive}));
 }
 
 TEST(SpmvDirections, EveryStepFromEveryStartStaysInTheSpace) {

@@ -77,9 +77,23 @@ TEST(TableOracle, EvaluateReturnsTheRecordedValues) {
     EXPECT_DOUBLE_EQ(v->utilisation.at("dram"), r.dram);
     EXPECT_DOUBLE_EQ(v->transactions.at("dram"), r.dram * r.us);  // busy time stands in for transactions
     EXPECT_DOUBLE_EQ(v->transactions.at("issue"), 0.1 * r.us);
-    // No sensitivity analysis in a table: the bottleneck at any occupancy is the recorded one.
-    EXPECT_EQ(oracle.bottleneck_at(at(r.x), 0.25), v->bottleneck);
+    // No neighbour is recorded at occupancy 0.75: the bottleneck there is the recorded one.
+    EXPECT_EQ(oracle.bottleneck_at(at(r.x), 0.75), v->bottleneck);
   }
+}
+
+TEST(TableOracle, TheBottleneckAtALowerOccupancyIsTheNeighboursRecordedThere) {
+  const ParameterSpace space = x_space();
+  const auto tables = load_prediction_tables(write_predictions(space, "table_oracle_at.json"), space);
+  TableOracle oracle(space, tables.at("tiny/f32"));
+  const WalkBottleneck latency{"dram", WalkBottleneckKind::Latency};
+  const WalkBottleneck throughput{"dram", WalkBottleneckKind::Throughput};
+  // x = 1 is latency-bound at 1.0; its neighbour x = 8 runs at 0.25, throughput-bound.
+  EXPECT_EQ(oracle.bottleneck_at(at(1), 0.25), throughput);
+  // At 0.5 the neighbours x = 2 (latency) and x = 4 (throughput) tie: the smaller kind wins.
+  EXPECT_EQ(oracle.bottleneck_at(at(1), 0.5), latency);
+  // x = 2's neighbours at 0.5 are x = 4 only (itself is no neighbour): one vote.
+  EXPECT_EQ(oracle.bottleneck_at(at(2), 0.5), throughput);
 }
 
 TEST(TableOracle, LowerOccupanciesAreTheDistinctRecordedOnesBelowItsOwnLargestFirst) {

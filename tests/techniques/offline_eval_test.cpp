@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <limits>
 #include <set>
 
@@ -90,6 +91,27 @@ TEST_F(OfflineEval, TheSeedIsMeasuredFirst) {
   const EvalRun run = evaluate(Strategy::SeedEnsemble, cases_->front(), *space_, 0, options);
   EXPECT_EQ(run.sequence.front(), space_->canonical(chosen));
   EXPECT_EQ(run.proposers.front(), "seed");
+}
+
+TEST_F(OfflineEval, AfterTheSeedComeTheModelsTopK) {
+  // The seed, then the model's k best predictions that are not the seed, in predicted order.
+  const GroundTruthCase& truth = cases_->front();
+  std::vector<std::pair<double, std::string>> ranked;
+  for (const auto& [key, us] : truth.predicted_us) ranked.emplace_back(us, key);
+  std::sort(ranked.begin(), ranked.end());
+  EvalOptions options;
+  options.model_first = 4;
+  const Config chosen = space_->enumerate().back();
+  options.seed = [&](const GroundTruthCase&, const ParameterSpace&) { return chosen; };
+  const EvalRun run = evaluate(Strategy::SeedEnsemble, truth, *space_, 0, options);
+  std::vector<std::string> expected;
+  for (const auto& [us, key] : ranked)
+    if (key != space_->canonical(chosen) && expected.size() < options.model_first) expected.push_back(key);
+  ASSERT_GT(run.sequence.size(), 1 + options.model_first);
+  for (size_t i = 0; i < options.model_first; ++i) {
+    EXPECT_EQ(run.sequence[1 + i], expected[i]) << i;
+    EXPECT_EQ(run.proposers[1 + i], "model_top_k") << i;
+  }
 }
 
 }  // namespace

@@ -1,0 +1,35 @@
+#pragma once
+// Grid-wide reuse of gathered sectors that the samples cannot see. A random gather (x of a
+// uniform or power-law matrix) reads each sector of its vector many times over the grid, but
+// with a few sampled blocks a sector is rarely read by two of them: counted private, it would
+// go to DRAM every time. Per load instruction (pc):
+//   - its sampled blocks' sector ranges overlap (each block ranges over the same region, as a
+//     gather over a shared vector does; a stream's blocks read disjoint ranges): it gathers;
+//   - the grid reads region sectors R = sampled sector reads x grid_scale / region sectors
+//     times each, so only 1 / R of its reads are first touches (DRAM); the rest find the
+//     sector in L2 when the region fits there (the caller's reuse-distance rule).
+#include <cstdint>
+#include <vector>
+
+#include "model/trace.h"
+
+namespace ktune {
+
+class GatherReuse {
+ public:
+  GatherReuse(const std::vector<BlockTrace>& samples, double grid_scale);
+
+  // Grid-wide reads per sector of the region the load at `pc` gathers from; 0 when it does
+  // not gather (a stream, a store, or a block alone in the samples).
+  double reads_per_sector(uint32_t pc) const;
+  double region_bytes(uint32_t pc) const;
+
+ private:
+  struct Gather {
+    double reads_per_sector = 0;
+    double region_bytes = 0;
+  };
+  std::vector<Gather> by_pc_;  // by pc
+};
+
+}  // namespace ktune

@@ -1,0 +1,25 @@
+#pragma once
+// Block weights of a launch over a CSR matrix, read from the plan's own buffers (O(blocks),
+// O(rows) for row-per-lane launches): a block weighs the rows plus nonzeros it covers (the
+// merge-path measure of SpMV work), or, where rows are split over lanes, its warps' slowest
+// lane loop iterations. The
+// family's WorkEstimate gives per-warp work too, but it costs O(nnz) per candidate (its x
+// gather count), hundreds of milliseconds on a large matrix: more than the emulation.
+#include <optional>
+#include <vector>
+
+#include "kernels/kernel_family.h"
+
+namespace ktune {
+
+// How the step's grid covers the matrix, from what it is given:
+//   - a "row_blocks" buffer: the host cut the rows into blocks; two ints a block boundary
+//     (first row, stored as ~row for a slice of one row; first nonzero), as spmv_adaptive;
+//   - a scalar equal to the nonzero count: the merge path (rows + nonzeros) split evenly;
+//   - otherwise: consecutive rows per warp, r of them (a power of two, 32 / r lanes a row: the
+//     fewest that cover the rows); a block weighs the sum over its warps of
+//     1 + ceil(longest row / lanes).
+// Nothing (std::nullopt) when the step reads no "row_ptr" buffer or the buffers are malformed.
+std::optional<std::vector<double>> csr_block_weights(const LaunchPlan& plan, const LaunchStep& step);
+
+}  // namespace ktune

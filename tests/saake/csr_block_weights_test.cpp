@@ -1,0 +1,95 @@
+#include "model/saake/csr_block_weights.h"
+#include "model/saake/block_weights.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "kernels/spmv/spmv_family.h"
+#include "tests/kernels/random_csr.h"
+#include "tests/saake/spmv_candidates.h"
+
+namespace ktune {
+namespace {
+
+// A matrix with one hub row (row 1234 holds 2000 nonzeros): the block covering it must weigh
+// most under the row schedules; merge splits rows + nonzeros evenly; adaptive slices it.
+CsrF64 with_hub_row() {
+  CsrF64 a = testing_support::random_csr(3000, 3000, 5, 3);
+  CsrF64 hub;
+  hub.rows = a.rows;
+  hub.cols = a.cols;
+  hub.row_ptr.push_back(0);
+  for (int32_t r = 0; r < a.rows; ++r) {
+    if (r == 1234) {
+      for (int32_t c = 0; c < 2000; ++c) { hub.col_idx.push_back(c); hub.values.push_back(1.0); }
+    } else {
+      for (int32_t i = a.row_ptr[r]; i < a.row_ptr[r + 1]; ++i) { hub.col_idx.push_back(a.col_idx[i]); hub.values.push_back(a.values[i]); }
+    }
+    hub.row_ptr.push_back(static_cast<int32_t>(hub.col_idx.size()));
+  }
+  return hub;
+}
+
+TEST(CsrBlockWeights, BlocksWeighTheWorkTheyCover) {
+  const SpmvFamily family;
+  Workload w;
+  w.matrix = with_hub_row();
+  const double path = static_cast<double>(w.matrix.rows + w.matrix.nnz());
+  for (const char* key : {"block=256;items_per_thread=1;lanes=1;schedule=row",
+                          "block=128;items_per_thread=1;lanes=4;schedule=subwarp",
+                          "block=64;items_per_thread=8;lanes=1;schedule=merge",
+                          "block=128;items_per_thread=2;lanes=1;schedule=adaptive"}) {
+    SCOPED_TRACE(key);
+    const LaunchPlan plan = family.prepare(w, testing_support::spmv_config(key), Dtype::F32);
+    ASSERT_EQ(plan.steps.size(), 1u);
+    const std::optional<std::vector<double>> weights = csr_block_weights(plan, plan.steps[0]);
+    ASSERT_TRUE(weights.has_value());
+    const LaunchStep& step = plan.steps[0];
+    ASSERT_EQ(static_cast<int64_t>(weights->size()), int64_t{step.grid.x});
+    double total = 0;
+    for (double x : *weights) total += x;
+    const bool adaptive = std::string(key).find("adaptive") != std::string::npos;
+    const bool merge = std::string(key).find("merge") != std::string::npos;
+    // Slices of the hub row each count that row once more.
+    if (adaptive) {
+      EXPECT_GE(total, path);
+    }
+    if (merge) {
+      EXPECT_DOUBLE_EQ(total, path);
+    }
+    if (!merge && !adaptive) {
+      // The family's O(nnz) estimate counts the same slowest-lane iterations, without the
+      // one step per warp's rows added here.
+      const std::vector<double> estimated =
+          block_weights_for(family.estimate(w, testing_support::spmv_config(key), Dtype::F32), step);
+      const double warps = (step.block.x + 31) / 32;
+      for (size_t b = 0; b < weights->size(); ++b) EXPECT_NEAR((*weights)[b], estimated[b], warps) << b;
+    }
+    const double heaviest = *std::max_element(weights->begin(), weights->end());
+    const double lightest_full = *std::min_element(weights->begin(), weights->end() - 1);
+    if (merge) {
+      EXPECT_DOUBLE_EQ(heaviest, lightest_full);
+    } else if (!adaptive) {
+      // The hub row's block: its warp loops over 2000 nonzeros, 1 or 4 lanes at a time.
+      const double lanes = std::string(key).find("lanes=4") != std::string::npos ? 4 : 1;
+      EXPECT_GE(heaviest, 2000 / lanes);
+      EXPECT_GT(heaviest, 5 * lightest_full);
+    } else {
+      // The partition cuts the hub row into slices, each still more than one tile (256).
+      EXPECT_LT(heaviest, 2000);
+      EXPECT_GT(heaviest, 256);
+    }
+  }
+}
+
+TEST(CsrBlockWeights, AStepWithoutRowPointersIsNotCsr) {
+  LaunchPlan plan;
+  LaunchStep step;
+  step.grid.x = 4;
+  step.args.push_back(KernelArg::of_buffer("values"));
+  EXPECT_FALSE(csr_block_weights(plan, step).has_value());
+}
+
+}  // namespace
+}  // namespace ktune
