@@ -1,6 +1,7 @@
 #include "search/gpu_backend.h"
 
 #include "search/candidate_order.h"
+#include "search/launch_check.h"
 #include "workload/input_error.h"
 
 namespace ktune {
@@ -25,6 +26,10 @@ std::optional<Prediction> GpuLoopBackend::predict(const Config& config, const Co
   } catch (const InputError&) {
     return std::nullopt;
   }
+}
+
+std::string GpuLoopBackend::launch_violation(const Config& config, const CompiledKernel& kernel) {
+  return ktune::launch_violation(family_, workload_, config, kernel, gpu_);
 }
 
 LaunchPlan GpuLoopBackend::plan_for(const Config& config) {

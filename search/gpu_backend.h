@@ -20,6 +20,7 @@ class GpuLoopBackend : public LoopBackend {
 
   std::shared_ptr<const CompiledKernel> compile(const Config& config) override;
   std::optional<Prediction> predict(const Config& config, const CompiledKernel& kernel) override;
+  std::string launch_violation(const Config& config, const CompiledKernel& kernel) override;
   Measurement measure(const Config& config, const CompiledKernel& kernel) override;
   std::vector<VendorTiming> vendor() override;
 

@@ -148,6 +148,11 @@ CandidateOutcome Loop::take(Pending& p) {
                                 "compile failed: " + (c.kernel ? c.kernel->log : std::string("no kernel"))};
     return c;
   }
+  // Checked after compiling, before anything runs: a violating candidate is never launched.
+  if (const std::string why = backend_.launch_violation(c.config, *c.kernel); !why.empty()) {
+    c.measurement = Measurement{MeasureStatus::LaunchError, 0, 0, 0, 0, "refused before launch: " + why};
+    return c;
+  }
   if (std::optional<Prediction> prediction = backend_.predict(c.config, *c.kernel)) c.prediction = *prediction;
   if (std::optional<Measurement> previous = observer_.previous_measurement(c.config_key)) {
     c.measurement = previous;  // committed before a restart: replayed, not measured again

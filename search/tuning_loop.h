@@ -27,6 +27,9 @@ class LoopBackend {
   virtual std::shared_ptr<const CompiledKernel> compile(const Config& config) = 0;
   // The model's prediction with the compiled resources; nothing when it cannot launch.
   virtual std::optional<Prediction> predict(const Config& config, const CompiledKernel& kernel) = 0;
+  // Why the compiled configuration cannot launch on this device (ParameterSpace's hardware
+  // constraints: registers, shared memory, threads per block); empty when it can.
+  virtual std::string launch_violation(const Config& config, const CompiledKernel& kernel) { return ""; }
   // Verifies and times one compiled configuration, on the loop's thread.
   virtual Measurement measure(const Config& config, const CompiledKernel& kernel) = 0;
   // The vendor's timings of the same operation; empty when the family has no vendor to beat.

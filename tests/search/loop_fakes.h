@@ -60,6 +60,8 @@ class FakeBackend : public LoopBackend {
     measured.push_back(c);
     return Measurement{MeasureStatus::Ok, time(c, call), 0.01, 10, 0, ""};
   }
+  std::function<std::string(const Config&)> violation = [](const Config&) { return std::string(); };
+  std::string launch_violation(const Config& c, const CompiledKernel&) override { return violation(c); }
   int vendor_calls = 0;
   std::vector<VendorTiming> vendor() override {
     ++vendor_calls;

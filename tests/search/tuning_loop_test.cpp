@@ -246,6 +246,24 @@ TEST_F(LoopFixture, TimeSpentBeforeARestartCountsAgainstTheBudget) {
   EXPECT_GE(resumed.reports.back().elapsed_s, 10.0);
 }
 
+TEST_F(LoopFixture, ACandidateTheDeviceCannotRunIsNeverLaunched) {
+  settings.budget.measurements = 3;
+  settings.finalists = 0;
+  // The fastest configuration of the bowl would need more registers than a block may have.
+  backend.violation = [](const Config& c) { return c == cfg(8, 6) ? std::string("255 registers x 1024 threads") : ""; };
+  ListTechnique list({cfg(8, 6), cfg(4, 6), cfg(8, 5)});
+  RecordingObserver observer;
+  const TuneOutcome outcome = run_tuning_loop(space, {}, list, backend, pool, settings, observer);
+  for (const Config& m : backend.measured) EXPECT_NE(m, cfg(8, 6));
+  ASSERT_EQ(observer.finished.size(), 3u);
+  EXPECT_EQ(observer.finished[0].config, cfg(8, 6));
+  ASSERT_TRUE(observer.finished[0].measurement);
+  EXPECT_EQ(observer.finished[0].measurement->status, MeasureStatus::LaunchError);
+  EXPECT_NE(observer.finished[0].measurement->message.find("refused before launch"), std::string::npos);
+  ASSERT_TRUE(outcome.best);
+  EXPECT_NE(outcome.best->config, cfg(8, 6));
+}
+
 TEST_F(LoopFixture, CompilesAheadOfTheGpu) {
   settings.budget.measurements = 6;
   settings.lookahead = 3;

@@ -1,0 +1,45 @@
+#include "search/launch_check.h"
+
+#include <gtest/gtest.h>
+
+#include "kernels/spmv/spmv_family.h"
+#include "workload/generators.h"
+
+namespace ktune {
+namespace {
+
+CompiledKernel compiled(const std::string& entry, int registers, int shared_bytes) {
+  CompiledKernel k;
+  k.ok = true;
+  k.usage[entry].registers = registers;
+  k.usage[entry].shared_bytes = shared_bytes;
+  return k;
+}
+
+class LaunchCheck : public ::testing::Test {
+ protected:
+  SpmvFamily family;
+  Workload w;
+  GpuSpec gpu = spec_for_arch("sm_90");
+  Config row1024 = family.space().from_json({{"schedule", "row"}, {"block", 1024}});
+  void SetUp() override { w.matrix = generate_stencil_2d(8); }
+};
+
+TEST_F(LaunchCheck, AKernelThatFitsMayLaunch) {
+  EXPECT_EQ(launch_violation(family, w, row1024, compiled("spmv_row", 32, 0), gpu), "");
+}
+
+TEST_F(LaunchCheck, TooManyRegistersForTheBlockIsRefusedNamingTheEntry) {
+  // 96 registers x 1024 threads > the 65536 registers of an SM.
+  const std::string why = launch_violation(family, w, row1024, compiled("spmv_row", 96, 0), gpu);
+  EXPECT_NE(why.find("spmv_row"), std::string::npos) << why;
+  EXPECT_NE(why.find("registers"), std::string::npos) << why;
+}
+
+TEST_F(LaunchCheck, TooMuchSharedMemoryIsRefused) {
+  const std::string why = launch_violation(family, w, row1024, compiled("spmv_row", 16, gpu.max_shared_per_block + 1), gpu);
+  EXPECT_NE(why.find("shared memory"), std::string::npos) << why;
+}
+
+}  // namespace
+}  // namespace ktune
