@@ -5,7 +5,6 @@
 
 #include "model/emulator/sensitivity.h"
 #include "model/interp/interpreter.h"
-#include "model/saake/block_weights.h"
 #include "workload/input_error.h"
 
 namespace ktune {
@@ -52,7 +51,7 @@ EmulatorOracle::Entry& EmulatorOracle::entry(const Config& config) {
     e.kernel = compile_(config);
     if (!e.kernel || !e.kernel->ok) throw InputError("does not compile" + (e.kernel ? ": " + e.kernel->log : ""));
     LaunchPlan plan = plan_for(config);
-    e.emulated = emulate_plan(plan, *e.kernel, family_.estimate(workload_, config, dtype_), gpu_);
+    e.emulated = emulate_candidate(family_, workload_, config, dtype_, plan, *e.kernel, gpu_);
     previous_plan_ = std::move(plan);
     e.view = oracle_view(*e.emulated);
   } catch (const InputError& err) {
@@ -78,14 +77,14 @@ const KernelEmulationInput& EmulatorOracle::longest_step_input(const Config& con
   if (input_ && input_->first == config) return input_->second;
   // As emulate_plan does: earlier steps' sampled blocks run first, over zero-filled outputs.
   LaunchPlan plan = plan_for(config);
-  const WorkEstimate estimate = family_.estimate(workload_, config, dtype_);
+  const WorkEstimate estimate = plan_weighs_itself(plan) ? WorkEstimate{} : family_.estimate(workload_, config, dtype_);
   const std::shared_ptr<const ptx::PtxModule> module = shared_ptx_module_cache().get(*e.kernel);
   interp::HostMemory memory(plan, interp::HostMemory::Fill::Zero);
   const size_t longest = e.emulated->longest_step();
   KernelEmulationInput in;
   for (size_t i = 0; i <= longest && i < plan.steps.size(); ++i) {
     const LaunchStep& step = plan.steps[i];
-    std::vector<double> weights = block_weights_for(estimate, step);
+    std::vector<double> weights = launch_block_weights(plan, step, estimate);
     const std::vector<int64_t> sampled = choose_sample_blocks(weights, CandidateEmulationOptions{}.samples);
     interp::InterpretLimits limits;
     limits.max_warp_instructions_per_block = CandidateEmulationOptions{}.max_warp_instructions_per_block;

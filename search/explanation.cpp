@@ -14,7 +14,7 @@ std::optional<CandidatePrediction> emulate_compiled(const KernelFamily& family, 
     CandidateEmulationOptions options;
     options.sensitivity = sensitivity;
     const LaunchPlan plan = family.prepare(workload, config, dtype);
-    return emulate_plan(plan, kernel, family.estimate(workload, config, dtype), gpu, options);
+    return emulate_candidate(family, workload, config, dtype, plan, kernel, gpu, options);
   } catch (const InputError& e) {
     if (why) *why = e.what();
     return std::nullopt;

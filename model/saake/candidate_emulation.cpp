@@ -48,10 +48,7 @@ StepEmulation emulate_step(const ptx::PtxModule& module, const LaunchPlan& plan,
 
   auto start = Clock::now();
   KernelEmulationInput in;
-  // A CSR launch weighs its blocks from the plan's own buffers (cheap); the estimate serves
-  // the other families.
-  std::optional<std::vector<double>> csr = csr_block_weights(plan, step);
-  in.block_weights = csr ? std::move(*csr) : block_weights_for(estimate, step);
+  in.block_weights = launch_block_weights(plan, step, estimate);
   const std::vector<int64_t> sampled = choose_sample_blocks(in.block_weights, options.samples);
   interp::InterpretLimits limits;
   limits.max_warp_instructions_per_block = options.max_warp_instructions_per_block;
@@ -164,13 +161,22 @@ CandidatePrediction emulate_plan(const LaunchPlan& plan, const CompiledKernel& k
   }
 }
 
+std::vector<double> launch_block_weights(const LaunchPlan& plan, const LaunchStep& step, const WorkEstimate& estimate) {
+  std::optional<std::vector<double>> csr = csr_block_weights(plan, step);
+  return csr ? std::move(*csr) : block_weights_for(estimate, step);
+}
+
+bool plan_weighs_itself(const LaunchPlan& plan) {
+  return std::all_of(plan.steps.begin(), plan.steps.end(),
+                     [&](const LaunchStep& s) { return csr_block_weights(plan, s).has_value(); });
+}
+
 CandidatePrediction emulate_candidate(const KernelFamily& family, const Workload& workload, const Config& config,
                                       Dtype dtype, const LaunchPlan& plan, const CompiledKernel& kernel,
                                       const GpuSpec& gpu, const CandidateEmulationOptions& options) {
   // The family's estimate (O(nnz) for SpMV) only when a step cannot be weighed from its buffers.
-  const bool weighed = std::all_of(plan.steps.begin(), plan.steps.end(),
-                                   [&](const LaunchStep& s) { return csr_block_weights(plan, s).has_value(); });
-  return emulate_plan(plan, kernel, weighed ? WorkEstimate{} : family.estimate(workload, config, dtype), gpu, options);
+  return emulate_plan(plan, kernel, plan_weighs_itself(plan) ? WorkEstimate{} : family.estimate(workload, config, dtype),
+                      gpu, options);
 }
 
 }  // namespace ktune

@@ -75,6 +75,12 @@ CandidatePrediction emulate_candidate(const KernelFamily& family, const Workload
                                       Dtype dtype, const LaunchPlan& plan, const CompiledKernel& kernel,
                                       const GpuSpec& gpu, const CandidateEmulationOptions& options = {});
 
+// The weights of a launch's blocks, the one rule every caller uses: from the plan's CSR
+// buffers when the step has them (cheap), else from the family's estimate.
+std::vector<double> launch_block_weights(const LaunchPlan& plan, const LaunchStep& step, const WorkEstimate& estimate);
+// Whether every step weighs itself from the plan, so that the (O(nnz)) estimate is not needed.
+bool plan_weighs_itself(const LaunchPlan& plan);
+
 // The same with the family's WorkEstimate already at hand (the tuner computes it for the
 // first cost model anyway; on a large matrix it costs more than the emulation).
 CandidatePrediction emulate_plan(const LaunchPlan& plan, const CompiledKernel& kernel, const WorkEstimate& estimate,
