@@ -57,8 +57,12 @@ class Parser {
         }
       } else if (t.text == ".address_size") {
         if (next().text != "64") throw error(t, "only .address_size 64 is supported");
-      } else if (t.text == ".visible" || t.text == ".weak" || t.text == ".extern") {
+      } else if (t.text == ".visible" || t.text == ".weak") {
         continue;  // linkage of the declaration that follows
+      } else if (t.text == ".extern") {
+        // Only an extern .shared array may be unsized: the dynamic shared memory of every kernel.
+        if (next().text != ".shared") throw error(t, "module-level .extern is supported for .shared arrays only");
+        module_shared_.push_back(shared_declaration(true));
       } else if (t.text == ".entry") {
         m.functions.push_back(function(true));
       } else if (t.text == ".func") {

@@ -123,6 +123,26 @@ TEST(PtxDecode, OperandsModifiersAndDefUse) {
   EXPECT_FALSE(vanishes_in_sass(f.code[6]));
 }
 
+// NVRTC declares a kernel's `extern __shared__` array at module scope, unsized: it starts where
+// the kernel's static shared memory ends.
+TEST(PtxDecode, ModuleScopeExternSharedIsTheDynamicArea) {
+  const PtxFunction f = parse_one(R"(
+.extern .shared .align 16 .b8 dynamic_area[];
+.visible .entry k()
+{
+  .reg .b32 %r<3>;
+  .shared .align 4 .b8 fixed[12];
+  mov.u32 %r1, dynamic_area;
+  mov.u32 %r2, fixed;
+  ret;
+}
+)");
+  EXPECT_EQ(f.static_shared_bytes, 12u);
+  EXPECT_EQ(f.code[0].operands[1].value, 16);  // 12 rounded up to the array's alignment
+  EXPECT_EQ(f.code[1].operands[1].value, 0);
+  EXPECT_THROW(parse_one(".extern .func f();\n.visible .entry k()\n{\n ret;\n}\n"), InputError);
+}
+
 TEST(PtxDecode, ErrorsNameTheLine) {
   try {
     parse_one(".visible .entry k()\n{\n ret;\n frobnicate.b32 %r1;\n}\n");
