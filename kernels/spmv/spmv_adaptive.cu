@@ -27,7 +27,7 @@ __device__ value_t block_row_sum(int begin, int end, const int* __restrict__ col
   value_t sum = 0;
 #pragma unroll 4
   for (int i = begin + threadIdx.x; i < end; i += KT_BLOCK) {
-    sum += values[i] * gather(x, col_idx[i]);
+    sum += stream(values + i) * gather(x, stream(col_idx + i));
   }
   sum = group_sum(sum, 32);
   if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = sum;
@@ -92,8 +92,8 @@ spmv_adaptive(const int2* __restrict__ row_blocks, const int* __restrict__ row_p
 #pragma unroll
     for (int k = 0; k < KT_ITEMS; ++k) {
       const int nz = first_nz + min((int)threadIdx.x + k * KT_BLOCK, tile_nnz - 1);
-      col[k] = col_idx[nz];
-      value[k] = values[nz];
+      col[k] = stream(col_idx + nz);
+      value[k] = stream(values + nz);
     }
 #pragma unroll
     for (int k = 0; k < KT_ITEMS; ++k) {

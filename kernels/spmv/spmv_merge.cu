@@ -131,7 +131,7 @@ spmv_merge(int rows, int nnz, const int* __restrict__ row_ptr, const int* __rest
     const int i = threadIdx.x + k * KT_BLOCK;
     if (i < tile_nnz) {
       const int nz = tile_start.nz + i;
-      products[i].product = values[nz] * gather(x, col_idx[nz]);
+      products[i].product = stream(values + nz) * gather(x, stream(col_idx + nz));
     }
   }
   __syncthreads();
