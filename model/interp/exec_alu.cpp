@@ -73,22 +73,25 @@ uint64_t multiply(const Instruction& ins, uint64_t a, uint64_t b, int bits) {
   }
 }
 
+void exec_fma(Ctx& c) {
+  const uint32_t a = c.src(0), b = c.src(1), s = c.src(2), d = c.dst();
+  if (c.ins.type == DataType::F32) {
+    for_lanes(c.exec, [&](uint32_t l) {
+      c.regs.at(d, l) = f32_to_bits(std::fma(as_f32(c.regs.get(a, l)), as_f32(c.regs.get(b, l)), as_f32(c.regs.get(s, l))));
+    });
+  } else {
+    for_lanes(c.exec, [&](uint32_t l) {
+      c.regs.at(d, l) = f64_to_bits(std::fma(as_f64(c.regs.get(a, l)), as_f64(c.regs.get(b, l)), as_f64(c.regs.get(s, l))));
+    });
+  }
+}
+
 void exec_mul_mad(Ctx& c, bool mad) {
   if (is_fp(c.ins)) {
-    const uint32_t a = c.src(0), b = c.src(1), d = c.dst();
-    if (!mad) {
-      float_binary(c, [](float x, float y) { return x * y; }, [](double x, double y) { return x * y; });
-      return;
-    }
-    const uint32_t s = c.src(2);  // mad.f32 is fused on every architecture since sm_20
-    if (c.ins.type == DataType::F32) {
-      for_lanes(c.exec, [&](uint32_t l) {
-        c.regs.at(d, l) = f32_to_bits(std::fma(as_f32(c.regs.get(a, l)), as_f32(c.regs.get(b, l)), as_f32(c.regs.get(s, l))));
-      });
+    if (mad) {
+      exec_fma(c);  // mad.f32 is fused on every architecture since sm_20
     } else {
-      for_lanes(c.exec, [&](uint32_t l) {
-        c.regs.at(d, l) = f64_to_bits(std::fma(as_f64(c.regs.get(a, l)), as_f64(c.regs.get(b, l)), as_f64(c.regs.get(s, l))));
-      });
+      float_binary(c, [](float x, float y) { return x * y; }, [](double x, double y) { return x * y; });
     }
     return;
   }
@@ -102,19 +105,6 @@ void exec_mul_mad(Ctx& c, bool mad) {
     if (mad) v += c.regs.get(s, l);
     c.regs.at(d, l) = v & m;
   });
-}
-
-void exec_fma(Ctx& c) {
-  const uint32_t a = c.src(0), b = c.src(1), s = c.src(2), d = c.dst();
-  if (c.ins.type == DataType::F32) {
-    for_lanes(c.exec, [&](uint32_t l) {
-      c.regs.at(d, l) = f32_to_bits(std::fma(as_f32(c.regs.get(a, l)), as_f32(c.regs.get(b, l)), as_f32(c.regs.get(s, l))));
-    });
-  } else {
-    for_lanes(c.exec, [&](uint32_t l) {
-      c.regs.at(d, l) = f64_to_bits(std::fma(as_f64(c.regs.get(a, l)), as_f64(c.regs.get(b, l)), as_f64(c.regs.get(s, l))));
-    });
-  }
 }
 
 void exec_div_rem(Ctx& c, bool rem) {

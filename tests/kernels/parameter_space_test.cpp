@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "tests/techniques/test_spaces.h"
 #include "workload/input_error.h"
 
 namespace ktune {
@@ -203,16 +204,8 @@ TEST(ParameterSpace, DescribeListsParametersAndConstraints) {
   EXPECT_EQ(d["configurations"], toy_space().enumerate().size());
 }
 
-// 10^9 nominal points and more: three ranges of 1000, a power of two by exponent, an enum and a
-// bool; about half the points break the constraint. Nothing here may enumerate it.
-ParameterSpace huge_space() {
-  ParameterSpace s;
-  s.params = {Parameter::int_range("x", 0, 999), Parameter::int_range("y", 0, 999),
-              Parameter::int_range("z", 0, 1998, 2), Parameter::power_of_two("tile", 1, 1 << 20),
-              Parameter::enumeration("mode", {"a", "b", "c"}), Parameter::boolean("flag")};
-  s.constraints = {{"x must not exceed y", [](const Config& c) { return c.at("x") <= c.at("y"); }}};
-  return s;
-}
+// 10^9 nominal points and more (the search techniques' test space): nothing here may enumerate it.
+using testing::huge_space;
 
 TEST(Parameter, PositionsMatchValuesForEveryKind) {
   for (const Parameter& p : {Parameter::int_range("n", 3, 11, 4), Parameter::int_range("m", -5, 5),
