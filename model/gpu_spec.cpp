@@ -9,6 +9,12 @@ constexpr int kKiB = 1024;
 constexpr int64_t kMiB = 1024 * 1024;
 constexpr double kSectorBytes = 32;
 
+std::vector<int> carveouts_kib(std::initializer_list<int> kib) {
+  std::vector<int> bytes;
+  for (int k : kib) bytes.push_back(k * kKiB);
+  return bytes;
+}
+
 // Cycles between two 32-byte sectors that one SM may move through a device-wide resource of
 // this sustained bandwidth when every SM draws its equal share (the emulator rescales it
 // when fewer SMs are active): 32 B / (bandwidth / SMs / clock).
@@ -77,7 +83,8 @@ GpuSpec ampere_a100() {
   s.dram_latency_ns = 500;
   s.clock_ghz = 1.41;
   s.launch_overhead_us = 3.0;
-  s.l1_bytes = 192 * kKiB - s.shared_per_sm;  // 192 KB unified L1/shared per SM
+  s.unified_l1_shared_bytes = 192 * kKiB;
+  s.shared_carveouts = carveouts_kib({0, 8, 16, 32, 64, 100, 132, 164});  // A100 tuning guide
   // A100: 16 INT32, 16 FP32, 8 FP64 lanes per sub-partition; L2 ~4.5 TB/s sustained.
   fill_emulator_timing(s, {2, 2, 4, 23, 34, 200, 466, 4.5e3});
   return s;
@@ -128,7 +135,8 @@ GpuSpec hopper_h100() {
   s.dram_latency_ns = 500;
   s.clock_ghz = 1.98;
   s.launch_overhead_us = 2.5;
-  s.l1_bytes = 256 * kKiB - s.shared_per_sm;  // 256 KB unified L1/shared per SM
+  s.unified_l1_shared_bytes = 256 * kKiB;
+  s.shared_carveouts = carveouts_kib({0, 8, 16, 32, 64, 100, 132, 164, 196, 228});  // H100 tuning guide
   // H100: 16 INT32, 32 FP32, 16 FP64 lanes per sub-partition; L2 ~7 TB/s sustained.
   fill_emulator_timing(s, {2, 1, 2, 29, 33, 262, 479, 7.0e3});
   use_h200_calibration(s);

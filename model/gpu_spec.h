@@ -4,6 +4,7 @@
 // device will replace.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "model/resource.h"
 
@@ -32,7 +33,10 @@ struct GpuSpec {
   // What the abstract emulator needs (digest-000 §2.2); calibration replaces the defaults.
   int schedulers_per_sm = 0;
   int issue_per_scheduler = 0;  // instructions a scheduler issues per cycle
-  int64_t l1_bytes = 0;         // L1 data cache per SM left beside the largest shared carveout
+  // L1 and shared memory are one array per SM; the driver sets aside, per kernel, the smallest
+  // shared carveout that the resident blocks need, and the rest is L1 (l1_bytes_per_sm).
+  int64_t unified_l1_shared_bytes = 0;
+  std::vector<int> shared_carveouts;  // the carveouts the architecture offers, bytes, ascending
   ResourceTable timing{};       // latency and gap per resource, cycles
   std::string timing_source = "table";  // "table" or "calibrated <fingerprint>"
 };

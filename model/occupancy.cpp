@@ -62,4 +62,16 @@ Occupancy occupancy(const GpuSpec& gpu, int threads_per_block, int registers_per
   return result;
 }
 
+int64_t l1_bytes_per_sm(const GpuSpec& gpu, int shared_bytes_per_block, int blocks_per_sm) {
+  const int64_t needed = static_cast<int64_t>(std::max(0, blocks_per_sm)) *
+                         round_up(shared_bytes_per_block + gpu.reserved_shared_per_block, gpu.shared_alloc_unit);
+  int64_t carveout = gpu.shared_per_sm;
+  for (int c : gpu.shared_carveouts)
+    if (c >= needed) {
+      carveout = c;
+      break;
+    }
+  return std::max<int64_t>(0, gpu.unified_l1_shared_bytes - carveout);
+}
+
 }  // namespace ktune

@@ -2,6 +2,7 @@
 // How many blocks of a kernel an SM holds at once, by the rules of NVIDIA's occupancy
 // calculator (cuda_occupancy.h): registers go to warps in units, per register-file
 // partition; shared memory goes to blocks in units, plus what the driver reserves.
+#include <cstdint>
 #include <string>
 
 #include "model/gpu_spec.h"
@@ -20,5 +21,10 @@ struct Occupancy {
 
 Occupancy occupancy(const GpuSpec& gpu, int threads_per_block, int registers_per_thread,
                     int shared_bytes_per_block);
+
+// The L1 data cache an SM keeps beside `blocks_per_sm` resident blocks of a kernel with this
+// much shared memory per block: the unified array less the smallest carveout that holds
+// their shared memory and the driver's reserve, as the driver configures it by default.
+int64_t l1_bytes_per_sm(const GpuSpec& gpu, int shared_bytes_per_block, int blocks_per_sm);
 
 }  // namespace ktune

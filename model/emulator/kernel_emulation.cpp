@@ -64,7 +64,9 @@ PreparedKernel prepare_kernel(const KernelEmulationInput& in, const KernelEmulat
   k.block_slots = std::min<int64_t>(blocks, static_cast<int64_t>(in.gpu.sms) * k.resident_blocks);
 
   CacheContext cache;
-  cache.l1_bytes_per_block = static_cast<double>(in.gpu.l1_bytes) / k.resident_blocks;
+  const int shared_per_block = in.usage.shared_bytes + in.dynamic_shared_bytes;
+  cache.l1_bytes_per_block =
+      static_cast<double>(l1_bytes_per_sm(in.gpu, shared_per_block, k.resident_blocks)) / k.resident_blocks;
   cache.l2_bytes = static_cast<double>(in.gpu.l2_bytes);
   cache.grid_scale = grid_scale(in);
   cache.resident_blocks = static_cast<double>(k.block_slots);

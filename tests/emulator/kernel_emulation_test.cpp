@@ -109,6 +109,29 @@ TEST(KernelEmulation, OccupancyComesFromRegistersAndASmallGridSharesDramAmongFew
                    timing(one.gpu.timing, Resource::Dram).gap / one.gpu.sms);
 }
 
+// 4 warps, each reading its own 64 sectors (8 KiB per block) twice: the second pass hits L1
+// only when L1 can hold the blocks resident beside it.
+BlockTrace reread_block(int64_t id) {
+  BlockTrace b;
+  b.block = id;
+  b.warps.resize(4);
+  for (size_t wi = 0; wi < b.warps.size(); ++wi)
+    for (int pass = 0; pass < 2; ++pass)
+      for (uint64_t s = 0; s < 64; ++s) add_load(b.warps[wi], {(static_cast<uint64_t>(id) << 32) + wi * 64 + s});
+  return b;
+}
+
+TEST(KernelEmulation, L1IsWhatTheSharedCarveoutLeaves) {
+  KernelEmulationInput plain = grid_of(100000, {reread_block(0), reread_block(1)});
+  const PreparedKernel without_shared = prepare_kernel(plain);  // 16 blocks x 8 KiB fit 240 KiB
+  EXPECT_NEAR(without_shared.programs.cache.l1_hit_rate, 0.5, 1e-9);
+  KernelEmulationInput sharing = plain;
+  sharing.usage.shared_bytes = 13 * 1024;  // 16 x 14 KiB: the 228 KiB carveout, 28 KiB of L1 left
+  const PreparedKernel with_shared = prepare_kernel(sharing);
+  ASSERT_EQ(with_shared.resident_blocks, 16);
+  EXPECT_LT(with_shared.programs.cache.l1_hit_rate, 0.15);
+}
+
 TEST(KernelEmulation, AddsTheLaunchOverheadOfEveryLaunch) {
   KernelEmulationInput in = grid_of(10, {work_block(0, 1, 5)});
   in.gpu.launch_overhead_us = 2;

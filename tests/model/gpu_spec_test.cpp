@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -46,7 +47,11 @@ TEST(GpuSpec, EveryArchitectureHasTheEmulatorsFigures) {
     const GpuSpec s = spec_for_arch(arch);
     EXPECT_EQ(s.schedulers_per_sm, 4) << arch;
     EXPECT_EQ(s.issue_per_scheduler, 1) << arch;
-    EXPECT_EQ(s.l1_bytes + s.shared_per_sm, std::string(arch) == "sm_90" ? 256 * 1024 : 192 * 1024) << arch;
+    EXPECT_EQ(s.unified_l1_shared_bytes, std::string(arch) == "sm_90" ? 256 * 1024 : 192 * 1024) << arch;
+    ASSERT_FALSE(s.shared_carveouts.empty()) << arch;
+    EXPECT_EQ(s.shared_carveouts.front(), 0) << arch;
+    EXPECT_EQ(s.shared_carveouts.back(), s.shared_per_sm) << arch;
+    EXPECT_TRUE(std::is_sorted(s.shared_carveouts.begin(), s.shared_carveouts.end())) << arch;
     EXPECT_EQ(s.timing_source.rfind("table", 0), 0u) << arch;
     for (size_t r = 0; r < kResourceCount; ++r) {
       EXPECT_GT(s.timing[r].latency, 0) << arch << " " << resource_name(static_cast<Resource>(r));

@@ -124,5 +124,18 @@ TEST(Occupancy, AgreesWithNvidiasCalculator) {
   }
 }
 
+// The driver carves out only the shared memory the resident blocks need (plus its 1 KB per
+// block); the rest of the 256 KB array is L1. A kernel without shared memory keeps most of it.
+TEST(L1BytesPerSm, TheSmallestCarveoutThatHoldsTheResidentBlocksIsShared) {
+  const GpuSpec h = spec_for_arch("sm_90");
+  EXPECT_EQ(l1_bytes_per_sm(h, 0, 16), (256 - 16) * 1024);  // 16 x 1 KB reserve: 16 KB carveout
+  EXPECT_EQ(l1_bytes_per_sm(h, 0, 8), (256 - 8) * 1024);
+  EXPECT_EQ(l1_bytes_per_sm(h, 0, 17), (256 - 32) * 1024);  // 17 KB rounds up to 32 KB
+  EXPECT_EQ(l1_bytes_per_sm(h, 40 * 1024, 5), (256 - 228) * 1024);  // 205 KB: the largest
+  EXPECT_EQ(l1_bytes_per_sm(h, 0, 0), 256 * 1024);
+  const GpuSpec a = spec_for_arch("sm_80");
+  EXPECT_EQ(l1_bytes_per_sm(a, 3 * 1024, 32), (192 - 132) * 1024);  // 128 KB needed
+}
+
 }  // namespace
 }  // namespace ktune
