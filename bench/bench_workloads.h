@@ -28,4 +28,22 @@ inline const std::vector<GeneratedWorkload>& large_workloads() {
   return list;
 }
 
+// Held out from model development: matrices the emulator was never tuned on, measured once for
+// issue 4's accuracy check on fresh inputs (bench/data/spmv_ground_truth_fresh_h200.json).
+// Other sizes, row lengths and skews than the list above, from the small-matrix regime
+// (launch- and latency-bound) to tens of millions of nonzeros.
+inline const std::vector<GeneratedWorkload>& fresh_workloads() {
+  static const std::vector<GeneratedWorkload> list = {
+      {"rmat16_ef16", WorkloadKind::Graph, [] { return generate_rmat(16, 16, 11); }},
+      {"uniform_64K_x16", WorkloadKind::SparseMatrix, [] { return generate_uniform(1 << 16, 1 << 16, 16, 5); }},
+      {"stencil3d_128", WorkloadKind::SparseMatrix, [] { return generate_stencil_3d(128); }},
+      {"rmat20_ef8", WorkloadKind::Graph, [] { return generate_rmat(20, 8, 7); }},
+      {"uniform_1M_x24", WorkloadKind::SparseMatrix, [] { return generate_uniform(1 << 20, 1 << 20, 24, 3); }},
+      {"banded_512K_bw24", WorkloadKind::SparseMatrix, [] { return generate_banded(1 << 19, 24, 9); }},
+      {"laplace2d_2048", WorkloadKind::SparseMatrix, [] { return generate_stencil_2d(2048); }},
+      {"stencil2d_512_x4", WorkloadKind::SparseMatrix, [] { return block_expand(generate_stencil_2d(512), 4, 13); }},
+  };
+  return list;
+}
+
 }  // namespace ktune::bench

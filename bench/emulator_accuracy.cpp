@@ -26,6 +26,7 @@
 
 #include "bench_workloads.h"
 #include "gpu/compile_cache.h"
+#include "gpu/measurement.h"
 #include "gpu/thread_pool.h"
 #include "kernels/spmv/spmv_family.h"
 #include "model/calibration/calibration.h"
@@ -92,8 +93,9 @@ GpuSpec measured_device(const json& device) {
 }
 
 std::optional<Workload> load_workload(const Options& o, const std::string& name) {
-  for (const bench::GeneratedWorkload& g : bench::large_workloads())
-    if (g.name == name) return o.small ? std::nullopt : std::optional<Workload>(Workload{g.kind, g.make()});
+  for (const auto* list : {&bench::large_workloads(), &bench::fresh_workloads()})
+    for (const bench::GeneratedWorkload& g : *list)
+      if (g.name == name) return o.small ? std::nullopt : std::optional<Workload>(Workload{g.kind, g.make()});
   for (const char* suffix : {".mtx.gz", ".mtx"}) {
     const fs::path file = fs::path(o.matrices) / (name + suffix);
     if (fs::exists(file)) return Workload{WorkloadKind::SparseMatrix, read_matrix_market_file(file.string(), ReadLimits{})};
@@ -238,6 +240,12 @@ json evaluate_workload(const json& entry, const Workload& w, const SpmvFamily& f
                    [&](size_t a, size_t b) { return predicted[a] < predicted[b]; });
   const size_t best = done.empty() ? 0 : static_cast<size_t>(std::min_element(measured.begin(), measured.end()) - measured.begin());
   const auto best_rank = std::find(by_prediction.begin(), by_prediction.end(), best) - by_prediction.begin();
+  // Configurations within the harness's precision of the best (it stops at a 2% confidence
+  // half-width) cannot be told apart from it: a predicted top 5 holding one of them picks a
+  // best configuration as far as measurement can say.
+  bool tie_in_top5 = false;
+  for (size_t i = 0; i < std::min<size_t>(5, by_prediction.size()); ++i)
+    tie_in_top5 = tie_in_top5 || measured[by_prediction[i]] <= measured[best] * (1 + MeasureOptions().target_rel_halfwidth);
   json rows = json::array(), predictions = json::array();
   for (const Candidate& c : done) {
     rows.push_back({{"config", c.key}, {"measured_us", c.measured_us}, {"predicted_us", c.predicted_us},
@@ -253,6 +261,7 @@ json evaluate_workload(const json& entry, const Workload& w, const SpmvFamily& f
           {"best_predicted_measured_us", done.empty() ? 0.0 : measured[by_prediction[0]]},
           {"best_rank_in_prediction", best_rank + 1},
           {"best_in_top5", !done.empty() && best_rank < 5},
+          {"tie_in_top5", tie_in_top5},
           {"geomean_rel_error", geomean(errors)}, {"median_rel_error", median(errors)},
           {"median_ratio", [&] { std::vector<double> r; for (size_t i = 0; i < done.size(); ++i) r.push_back(predicted[i] / measured[i]); return median(r); }()},
           {"emulate_ms_mean", emulate_ms.empty() ? 0.0 : std::accumulate(emulate_ms.begin(), emulate_ms.end(), 0.0) / emulate_ms.size()},
@@ -263,10 +272,11 @@ json evaluate_workload(const json& entry, const Workload& w, const SpmvFamily& f
 
 json summarise(const json& results) {
   std::vector<double> rho, errors, ms;
-  int top5 = 0;
+  int top5 = 0, tie5 = 0;
   for (const json& r : results) {
     rho.push_back(r["spearman"]);
     top5 += r["best_in_top5"].get<bool>();
+    tie5 += r["tie_in_top5"].get<bool>();
     ms.push_back(r["emulate_ms_mean"]);
     for (const json& c : r["candidates"])
       errors.push_back(std::abs(c["predicted_us"].get<double>() - c["measured_us"].get<double>()) / c["measured_us"].get<double>());
@@ -274,6 +284,7 @@ json summarise(const json& results) {
   return {{"workloads", results.size()},
           {"median_spearman", median(rho)},
           {"best_in_top5_pct", results.empty() ? 0.0 : 100.0 * top5 / results.size()},
+          {"tie_in_top5_pct", results.empty() ? 0.0 : 100.0 * tie5 / results.size()},
           {"geomean_rel_error", geomean(errors)},
           {"median_rel_error", median(errors)},
           {"emulate_ms_per_candidate_median", median(ms)}};
@@ -282,20 +293,22 @@ json summarise(const json& results) {
 void write_markdown(std::ostream& md, const json& meta, const json& results, const json& summary) {
   md << "Emulator accuracy against " << meta["truth"].get<std::string>() << " (" << meta["device"].get<std::string>()
      << "), samples " << meta["samples"].get<std::string>() << ", host: " << meta["host"].get<std::string>() << ".\n\n"
-     << "| workload | dtype | nnz | configs | Spearman | best in top 5 (rank) | geomean err | median pred/meas | best measured | predicted best (its µs / best µs) | ms/candidate |\n"
-     << "|---|---|---:|---:|---:|---|---:|---:|---|---|---:|\n";
+     << "| workload | dtype | nnz | configs | Spearman | best in top 5 (rank) | within 2% in top 5 | geomean err | median pred/meas | best measured | predicted best (its µs / best µs) | ms/candidate |\n"
+     << "|---|---|---:|---:|---:|---|---|---:|---:|---|---|---:|\n";
   for (const json& r : results) {
     const double best_us = r["best_measured_us"];
     md << "| " << r["workload"].get<std::string>() << " | " << r["dtype"].get<std::string>() << " | " << r["nnz"] << " | "
        << r["configs"] << " | " << fixed(r["spearman"], 2) << " | " << (r["best_in_top5"].get<bool>() ? "yes" : "no")
-       << " (" << r["best_rank_in_prediction"] << ") | " << fixed(100 * r["geomean_rel_error"].get<double>(), 0) << "% | "
+       << " (" << r["best_rank_in_prediction"] << ") | " << (r["tie_in_top5"].get<bool>() ? "yes" : "no") << " | "
+       << fixed(100 * r["geomean_rel_error"].get<double>(), 0) << "% | "
        << fixed(r["median_ratio"], 2) << " | " << r["best_measured"].get<std::string>() << " | "
        << r["best_predicted"].get<std::string>() << " (" << fixed(r["best_predicted_measured_us"].get<double>() / best_us, 2)
        << "x) | " << fixed(r["emulate_ms_mean"], 1) << " |\n";
   }
   md << "\nSummary over " << summary["workloads"] << " workloads: median Spearman " << fixed(summary["median_spearman"], 2)
      << " (target >= 0.8), best in predicted top 5 on " << fixed(summary["best_in_top5_pct"], 0)
-     << "% (target >= 80%), geomean |pred - meas| / meas " << fixed(100 * summary["geomean_rel_error"].get<double>(), 0)
+     << "% (target >= 80%; a configuration within 2% of the best on " << fixed(summary["tie_in_top5_pct"], 0)
+     << "%), geomean |pred - meas| / meas " << fixed(100 * summary["geomean_rel_error"].get<double>(), 0)
      << "% (target <= 15%; median " << fixed(100 * summary["median_rel_error"].get<double>(), 0)
      << "%), emulation " << fixed(summary["emulate_ms_per_candidate_median"], 1)
      << " ms per candidate (median of workload means; target <= 20 ms).\n";

@@ -3,7 +3,7 @@
 // them against the best cuSPARSE algorithm, and the effective bandwidth by the fixed byte model
 // against a device-to-device copy measured in the same run.
 //
-// usage: spmv_bench --matrices DIR [--large] [--dtype f32|f64|both] [--only NAME] [--out DIR] [--commit SHA]
+// usage: spmv_bench [--matrices DIR] [--large] [--fresh] [--dtype f32|f64|both] [--only NAME] [--out DIR] [--commit SHA]
 // writes OUT/spmv_bench.json, OUT/spmv_bench.md and OUT/spmv_ground_truth.json.
 #include <algorithm>
 #include <chrono>
@@ -25,7 +25,7 @@ namespace {
 
 struct Options {
   std::string matrices, out = ".", only, commit = "unknown";
-  bool large = false;
+  bool large = false, fresh = false;
   std::vector<Dtype> dtypes = {Dtype::F32, Dtype::F64};
 };
 
@@ -42,6 +42,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--only") o.only = value();
     else if (a == "--commit") o.commit = value();
     else if (a == "--large") o.large = true;
+    else if (a == "--fresh") o.fresh = true;
     else if (a == "--dtype") {
       const std::string d = value();
       o.dtypes = d == "both" ? std::vector<Dtype>{Dtype::F32, Dtype::F64} : std::vector<Dtype>{dtype_from_string(d)};
@@ -69,10 +70,12 @@ std::vector<NamedWorkload> workloads(const Options& o) {
       out.push_back({name, "real", {WorkloadKind::SparseMatrix, read_matrix_market_file(f.string(), ReadLimits{})}});
     }
   }
-  if (o.large) {
-    for (const bench::GeneratedWorkload& g : bench::large_workloads())
+  const auto add = [&](const std::vector<bench::GeneratedWorkload>& list) {
+    for (const bench::GeneratedWorkload& g : list)
       if (o.only.empty() || o.only == g.name) out.push_back({g.name, "generated", {g.kind, g.make()}});
-  }
+  };
+  if (o.large) add(bench::large_workloads());
+  if (o.fresh) add(bench::fresh_workloads());
   return out;
 }
 
@@ -103,7 +106,8 @@ void write_results(const Options& o, const DeviceInfo& device, double copy_gbs, 
          return m;
        }()}};
   const json meta = {{"device", device.to_json()}, {"commit", o.commit}, {"copy_gbs", copy_gbs},
-                     {"command", "spmv_bench --matrices <shared/data/matrices>" + std::string(o.large ? " --large" : "")}};
+                     {"command", "spmv_bench" + std::string(o.matrices.empty() ? "" : " --matrices <shared/data/matrices>") +
+                                     (o.large ? " --large" : "") + (o.fresh ? " --fresh" : "")}};
   fs::create_directories(o.out);
   std::ofstream(fs::path(o.out) / "spmv_bench.json") << json{{"meta", meta}, {"summary", summary}, {"rows", rows}}.dump(1);
   std::ofstream(fs::path(o.out) / "spmv_ground_truth.json") << json{{"meta", meta}, {"workloads", truth}}.dump();
