@@ -135,6 +135,7 @@ GpuSpec hopper_h100() {
   s.dram_latency_ns = 500;
   s.clock_ghz = 1.98;
   s.launch_overhead_us = 2.5;
+  s.block_dispatch_cycles = 1.0;  // EXPERIMENT
   s.unified_l1_shared_bytes = 256 * kKiB;
   s.shared_carveouts = carveouts_kib({0, 8, 16, 32, 64, 100, 132, 164, 196, 228});  // H100 tuning guide
   // H100: 16 INT32, 32 FP32, 16 FP64 lanes per sub-partition; L2 ~7 TB/s sustained.

@@ -143,36 +143,37 @@ extern "C" __global__ void kt_int_stream(float* out, int n, unsigned a, unsigned
   kt_sink(out, all, key);
 }
 
-extern "C" __global__ void kt_fp32_stream(float* out, int n, float a, float b, unsigned key) {
-  float x[KT_ILP];
-#pragma unroll
-  for (int k = 0; k < KT_ILP; ++k) x[k] = threadIdx.x * 1e-3f + k;
-  for (int i = 0; i < n; ++i) {
-#pragma unroll
-    for (int s = 0; s < KT_STEPS / KT_ILP * 2; ++s)
-#pragma unroll
-      for (int k = 0; k < KT_ILP; ++k) x[k] = fmaf(x[k], a, b);
-  }
-  float all = 0;
-#pragma unroll
-  for (int k = 0; k < KT_ILP; ++k) all += x[k];
-  kt_sink(out, __float_as_uint(all), key);
+// Every bit of a result reaches kt_sink, so that no part of the work is dead code.
+__device__ __forceinline__ unsigned kt_bits(float x) { return __float_as_uint(x); }
+__device__ __forceinline__ unsigned kt_bits(double x) {
+  const unsigned long long b = static_cast<unsigned long long>(__double_as_longlong(x));
+  return static_cast<unsigned>(b) ^ static_cast<unsigned>(b >> 32);
 }
 
-extern "C" __global__ void kt_fp64_stream(float* out, int n, double a, double b, unsigned key) {
-  double x[KT_ILP];
+// KT_ILP independent FMA chains per thread; T is float or double (FFMA or DFMA).
+template <typename T>
+__device__ __forceinline__ void kt_fma_stream(float* out, int n, T a, T b, unsigned key) {
+  T x[KT_ILP];
 #pragma unroll
-  for (int k = 0; k < KT_ILP; ++k) x[k] = threadIdx.x * 1e-3 + k;
+  for (int k = 0; k < KT_ILP; ++k) x[k] = static_cast<T>(threadIdx.x) * static_cast<T>(1e-3) + static_cast<T>(k);
   for (int i = 0; i < n; ++i) {
 #pragma unroll
     for (int s = 0; s < KT_STEPS / KT_ILP * 2; ++s)
 #pragma unroll
       for (int k = 0; k < KT_ILP; ++k) x[k] = fma(x[k], a, b);
   }
-  double all = 0;
+  T sum = 0;
 #pragma unroll
-  for (int k = 0; k < KT_ILP; ++k) all += x[k];
-  kt_sink(out, static_cast<unsigned>(__double_as_longlong(all)), key);
+  for (int k = 0; k < KT_ILP; ++k) sum += x[k];
+  kt_sink(out, kt_bits(sum), key);
+}
+
+extern "C" __global__ void kt_fp32_stream(float* out, int n, float a, float b, unsigned key) {
+  kt_fma_stream<float>(out, n, a, b, key);
+}
+
+extern "C" __global__ void kt_fp64_stream(float* out, int n, double a, double b, unsigned key) {
+  kt_fma_stream<double>(out, n, a, b, key);
 }
 
 extern "C" __global__ void kt_sfu_stream(float* out, int n, unsigned key) {
@@ -269,6 +270,14 @@ extern "C" __global__ void kt_atomic_same_stream(float* out, unsigned* cell, int
 #pragma unroll
     for (int s = 0; s < KT_STEPS; ++s) atomicAdd(cell, 1u);
   }
+  kt_sink(out, static_cast<unsigned>(n), key);
+}
+
+// ---- block dispatch -----------------------------------------------------------------------------
+
+// One warp per block that does nothing: launches of n and 2n such blocks differ by how fast the
+// block scheduler hands out n blocks.
+extern "C" __global__ void kt_empty_blocks(float* out, int n, unsigned key) {
   kt_sink(out, static_cast<unsigned>(n), key);
 }
 

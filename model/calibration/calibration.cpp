@@ -96,6 +96,9 @@ void apply_calibration(GpuSpec& spec, const Calibration& calibration) {
   spec.timing = calibration.timing;
   spec.timing_source = "calibrated " + calibration.fingerprint;
   spec.clock_ghz = calibration.clock_ghz;
+  // Calibrations from before the block dispatch benchmark keep the table's figure.
+  if (const auto it = calibration.extras.find("block_dispatch_gap"); it != calibration.extras.end())
+    spec.block_dispatch_cycles = it->second;
 }
 
 }  // namespace ktune

@@ -87,7 +87,7 @@ void derive_resource_table(const std::map<std::string, double>& u, Calibration& 
   set(c, Resource::Issue, 1.0, "derived: one cycle by definition of an issue slot", issue_gap,
       "measured: mixed FMA and integer streams, the fastest instruction rate per SM");
   for (const char* extra : {"shuffle_latency", "shuffle_gap", "atomic_same_address_gap", "branch_loop_latency",
-                            "branch_loop_gap", "issue_gap"})
+                            "branch_loop_gap", "issue_gap", "block_dispatch_gap"})
     c.extras[extra] = m(extra);
 }
 

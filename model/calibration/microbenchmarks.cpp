@@ -131,6 +131,13 @@ std::vector<Microbenchmark> microbenchmarks(int sms) {
   };
   atomic.units = [](int64_t n) { return static_cast<double>(kSteps) * static_cast<double>(n); };
   all.push_back(atomic);
+  // Block dispatch: n empty one-warp blocks, device-wide cycles per block (not per SM).
+  Microbenchmark dispatch{"block_dispatch_gap", "kt_empty_blocks", {int64_t{sms} * 256, int64_t{sms} * 512}, nullptr, nullptr};
+  dispatch.plan = [](int64_t n) {
+    return plan_of({launch("kt_empty_blocks", static_cast<uint32_t>(n), 32, {buf("out"), i32(n), key()})});
+  };
+  dispatch.units = [](int64_t n) { return static_cast<double>(n); };
+  all.push_back(dispatch);
   // Pointer chases: 16 KiB stays in L1; 8 MiB misses L1 and fits any L2 we target; 1 GiB is
   // many times any L2, so nearly every step goes to device memory.
   all.push_back(chase("l1_latency", "kt_chase_l1", 512, 1024, 128, sms));
@@ -184,7 +191,7 @@ CompileRequest microbenchmark_compile_request(const std::string& arch) {
                "kt_int_stream",     "kt_fp32_stream",  "kt_fp64_stream",    "kt_sfu_stream",    "kt_shuffle_stream",
                "kt_issue_stream",   "kt_shared_stream", "kt_barrier_stream", "kt_atomic_stream", "kt_atomic_same_stream",
                "kt_chase_init",     "kt_chase_l1",     "kt_chase_cg",       "kt_read_l1",       "kt_read_l2",
-               "kt_read_dram"};
+               "kt_read_dram",      "kt_empty_blocks"};
   r.arch = arch;
   return r;
 }

@@ -39,14 +39,16 @@ TimeFit fit_time_by_weight(const std::vector<double>& weights, const std::vector
   return fit;
 }
 
-double grid_makespan(const std::vector<double>& block_cycles, int64_t slots) {
+double grid_makespan(const std::vector<double>& block_cycles, int64_t slots, double dispatch_cycles) {
   if (slots < 1) throw InputError("a grid needs at least one block slot");
+  if (!(dispatch_cycles >= 0)) throw InputError("the block dispatch gap must be >= 0");
   const int64_t used = std::min<int64_t>(slots, static_cast<int64_t>(block_cycles.size()));
   std::priority_queue<double, std::vector<double>, std::greater<>> free_at;
   for (int64_t s = 0; s < used; ++s) free_at.push(0);
-  double makespan = 0;
+  double makespan = 0, dispatched = -dispatch_cycles;
   for (double cycles : block_cycles) {
-    const double start = free_at.top();
+    const double start = std::max(free_at.top(), dispatched + dispatch_cycles);
+    dispatched = start;
     free_at.pop();
     makespan = std::max(makespan, start + cycles);
     free_at.push(start + cycles);

@@ -15,7 +15,9 @@ struct TimeFit {
 };
 TimeFit fit_time_by_weight(const std::vector<double>& weights, const std::vector<double>& times);
 
-// Blocks in index order go to whichever of `slots` frees first; the busiest slot's end.
-double grid_makespan(const std::vector<double>& block_cycles, int64_t slots);
+// Blocks in index order go to whichever of `slots` frees first, and the block scheduler hands
+// out at most one block per `dispatch_cycles` on the whole device (a grid of many short blocks
+// waits on it); the busiest slot's end.
+double grid_makespan(const std::vector<double>& block_cycles, int64_t slots, double dispatch_cycles = 0);
 
 }  // namespace ktune

@@ -90,6 +90,7 @@ PreparedKernel prepare_kernel(const KernelEmulationInput& in, const KernelEmulat
 
   k.launch_cycles = in.gpu.launch_overhead_us * 1e3 * in.gpu.clock_ghz * in.launches;
   k.clock_ghz = in.gpu.clock_ghz;
+  k.block_dispatch_cycles = in.gpu.block_dispatch_cycles;
   k.record_ops = options.record_ops;
   return k;
 }
@@ -135,7 +136,7 @@ KernelPrediction predict_kernel(const PreparedKernel& k, const std::optional<Per
         ++next_sampled;
     }
   }
-  out.makespan_cycles = grid_makespan(block_cycles, k.block_slots);
+  out.makespan_cycles = grid_makespan(block_cycles, k.block_slots, k.block_dispatch_cycles);
   out.launch_cycles = k.launch_cycles;
   out.cycles = out.makespan_cycles + out.launch_cycles;
   out.microseconds = out.cycles / (k.clock_ghz * 1e3);

@@ -77,6 +77,7 @@ struct PreparedKernel {
   int active_sms = 0;
   int64_t block_slots = 0;              // active SMs x resident blocks
   double launch_cycles = 0;
+  double block_dispatch_cycles = 0;     // device-wide, between two blocks (GpuSpec)
   double clock_ghz = 0;
   bool record_ops = false;
 };

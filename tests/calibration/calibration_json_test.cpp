@@ -83,6 +83,10 @@ TEST(ApplyCalibration, ReplacesTableSourceAndClock) {
   EXPECT_DOUBLE_EQ(timing(spec.timing, Resource::Dram).latency, 17.0);
   EXPECT_DOUBLE_EQ(timing(spec.timing, Resource::Issue).gap, 11.5);
   EXPECT_EQ(spec.sms, sms);  // limits are not the calibration's business
+  EXPECT_DOUBLE_EQ(spec.block_dispatch_cycles, spec_for_arch("sm_90").block_dispatch_cycles);  // none measured
+  c.extras["block_dispatch_gap"] = 0.75;
+  apply_calibration(spec, c);
+  EXPECT_DOUBLE_EQ(spec.block_dispatch_cycles, 0.75);
 }
 
 TEST(ApplyCalibration, RefusesAnotherArchitecture) {
