@@ -90,25 +90,26 @@ GpuSpec ampere_a100() {
   return s;
 }
 
-// The sm_90 table as calibrated on an NVIDIA H200 (driver 580.159, SM clock measured 1.977 GHz)
-// by model/calibration at commit b6100b1: bench/data/calibration_h200.json holds every
+// The sm_90 table as calibrated on an NVIDIA H200 (driver 580.159, SM clock measured 1.979 GHz)
+// by model/calibration at commit f36df89: bench/data/calibration_h200.json holds every
 // microbenchmark behind these figures. Gaps use the units of resource.h (per scheduler for
 // the issue-side pipes, per SM and per sector for memory). Re-calibrating a device replaces
 // them at run time; this is what a GPU-less ktune assumes for sm_90.
 void use_h200_calibration(GpuSpec& s) {
   auto set = [&](Resource r, double latency, double gap) { timing(s.timing, r) = {latency, gap}; };
-  set(Resource::IntAlu, 5.05, 1.03);
-  set(Resource::Fp32, 4.14, 1.03);
-  set(Resource::Fp64, 8.04, 2.00);
-  set(Resource::Sfu, 16.9, 7.99);
-  set(Resource::Shared, 23.0, 1.00);
-  set(Resource::L1, 31.9, 0.253);
-  set(Resource::L2, 325, 0.905);    // 9.2 TB/s of L2 reads device-wide
-  set(Resource::Dram, 658, 1.82);   // 4.6 TB/s; the chase includes TLB misses
-  set(Resource::Atomic, 329, 2.69);
-  set(Resource::Branch, 17.9, 3.77);
+  set(Resource::IntAlu, 5.04, 1.04);
+  set(Resource::Fp32, 4.12, 1.02);
+  set(Resource::Fp64, 8.04, 2.01);
+  set(Resource::Sfu, 17.1, 8.02);
+  set(Resource::Shared, 23.0, 1.01);
+  set(Resource::L1, 32.0, 0.254);
+  set(Resource::L2, 324, 0.901);    // 9.3 TB/s of L2 reads device-wide
+  set(Resource::Dram, 660, 1.82);   // 4.6 TB/s; the chase includes TLB misses
+  set(Resource::Atomic, 330, 2.46);
+  set(Resource::Branch, 17.9, 3.82);
   set(Resource::Barrier, 28.2, 2.08);
   set(Resource::Issue, 1, 1.02);
+  s.block_dispatch_cycles = 1.20;   // one block per 1.2 cycles on the whole device
   s.timing_source = "table";
 }
 
@@ -135,7 +136,6 @@ GpuSpec hopper_h100() {
   s.dram_latency_ns = 500;
   s.clock_ghz = 1.98;
   s.launch_overhead_us = 2.5;
-  s.block_dispatch_cycles = 1.0;  // EXPERIMENT
   s.unified_l1_shared_bytes = 256 * kKiB;
   s.shared_carveouts = carveouts_kib({0, 8, 16, 32, 64, 100, 132, 164, 196, 228});  // H100 tuning guide
   // H100: 16 INT32, 32 FP32, 16 FP64 lanes per sub-partition; L2 ~7 TB/s sustained.

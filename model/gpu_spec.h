@@ -31,7 +31,8 @@ struct GpuSpec {
   double clock_ghz = 0;
   double launch_overhead_us = 0;  // back-to-back launches on one stream
   // The block scheduler hands out one block per this many cycles on the whole device: a grid
-  // of many short blocks is bound by it (calibration's block_dispatch_gap).
+  // of many short blocks is bound by it (calibration's block_dispatch_gap; 0, not modelled, for
+  // an architecture never calibrated).
   double block_dispatch_cycles = 0;
   // What the abstract emulator needs (digest-000 §2.2); calibration replaces the defaults.
   int schedulers_per_sm = 0;

@@ -58,6 +58,15 @@ TEST(GridMakespan, OneHeavyBlockSetsTheMakespan) {
   EXPECT_THROW(grid_makespan(blocks, 0), InputError);
 }
 
+// The block scheduler hands out one block per dispatch gap: short blocks wait on it, long ones
+// do not notice it.
+TEST(GridMakespan, ShortBlocksWaitOnTheBlockDispatch) {
+  EXPECT_DOUBLE_EQ(grid_makespan(std::vector<double>(100, 1.0), 1000, 2.0), 99 * 2.0 + 1);
+  EXPECT_DOUBLE_EQ(grid_makespan(std::vector<double>(8, 1000.0), 4, 2.0), 2 * 1000 + 3 * 2.0);
+  EXPECT_DOUBLE_EQ(grid_makespan(std::vector<double>(8, 1000.0), 4, 0.0), 2 * 1000);
+  EXPECT_THROW(grid_makespan(std::vector<double>(8, 1.0), 4, -1), InputError);
+}
+
 TEST(KernelEmulation, AUniformGridTakesItsWavesOfBlocks) {
   const GpuSpec gpu = test::simple_gpu();
   KernelEmulationInput in = grid_of(0, {work_block(0, 4, 40), work_block(1, 4, 40)});

@@ -73,6 +73,7 @@ inline void add_load(WarpTrace& w, const std::vector<uint64_t>& sectors, uint32_
 inline GpuSpec simple_gpu() {
   GpuSpec g = spec_for_arch("sm_90");
   g.launch_overhead_us = 0;
+  g.block_dispatch_cycles = 0;  // the formulas' single resources, no block scheduler
   for (auto& r : g.timing) r = {4, 1};
   timing(g.timing, Resource::Dram) = {400, 2};
   timing(g.timing, Resource::L2) = {200, 1};

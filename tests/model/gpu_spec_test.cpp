@@ -85,6 +85,8 @@ TEST(GpuSpec, Sm90TableIsTheCommittedH200Calibration) {
     EXPECT_NEAR(s.timing[r].latency, measured.at("latency").get<double>(), 0.01 * measured.at("latency").get<double>()) << name;
     EXPECT_NEAR(s.timing[r].gap, measured.at("gap").get<double>(), 0.01 * measured.at("gap").get<double>()) << name;
   }
+  const double dispatch = calibration.at("extras").at("block_dispatch_gap");
+  EXPECT_NEAR(s.block_dispatch_cycles, dispatch, 0.01 * dispatch);
 }
 
 TEST(GpuSpec, UnknownArchitectureIsAnInputErrorNamingTheKnownOnes) {
