@@ -3,7 +3,8 @@
 // The estimate reads the sampled sector stream only (no timing), once per candidate:
 //
 //   L1  A sector a block touches again (a re-touch) hits L1 with probability
-//       p1 = min(1, L1 share of one resident block / the block's distinct footprint);
+//       p1 = min(1, L1 share of one resident block / the block's distinct footprint); L1 is
+//       what the kernel's shared carveout leaves of the unified array (l1_bytes_per_sm);
 //       L1 keeps no stores (write-through). Plain and .nc loads are treated alike: on
 //       sm_80/sm_90 global loads are cached in L1 by default.
 //   L2  Whether L2 still holds a sector when it is touched again depends on the bytes the
