@@ -37,11 +37,13 @@ double grid_scale(const KernelEmulationInput& in) {
   return static_cast<double>(in.block_weights.size()) / static_cast<double>(in.samples.size());
 }
 
+// Static and dynamic shared memory of one block: what occupancy and the L1 carveout see.
+int shared_bytes_per_block(const KernelEmulationInput& in) { return in.usage.shared_bytes + in.dynamic_shared_bytes; }
+
 int resident_blocks(const KernelEmulationInput& in, const KernelEmulationOptions& options) {
   int resident = options.resident_blocks;
   if (resident <= 0) {
-    const Occupancy occ = occupancy(in.gpu, in.threads_per_block, in.usage.registers,
-                                    in.usage.shared_bytes + in.dynamic_shared_bytes);
+    const Occupancy occ = occupancy(in.gpu, in.threads_per_block, in.usage.registers, shared_bytes_per_block(in));
     if (occ.blocks_per_sm == 0)
       throw InputError("a block of " + std::to_string(in.threads_per_block) +
                        " threads does not fit on an SM of " + in.gpu.arch + ": " + occ.limiter);
@@ -64,9 +66,8 @@ PreparedKernel prepare_kernel(const KernelEmulationInput& in, const KernelEmulat
   k.block_slots = std::min<int64_t>(blocks, static_cast<int64_t>(in.gpu.sms) * k.resident_blocks);
 
   CacheContext cache;
-  const int shared_per_block = in.usage.shared_bytes + in.dynamic_shared_bytes;
   cache.l1_bytes_per_block =
-      static_cast<double>(l1_bytes_per_sm(in.gpu, shared_per_block, k.resident_blocks)) / k.resident_blocks;
+      static_cast<double>(l1_bytes_per_sm(in.gpu, shared_bytes_per_block(in), k.resident_blocks)) / k.resident_blocks;
   cache.l2_bytes = static_cast<double>(in.gpu.l2_bytes);
   cache.grid_scale = grid_scale(in);
   cache.resident_blocks = static_cast<double>(k.block_slots);
