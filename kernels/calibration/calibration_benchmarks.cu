@@ -356,3 +356,43 @@ extern "C" __global__ void __launch_bounds__(KT_BLOCK)
     kt_read_dram(float* out, const uint4* data, int n, unsigned chunk_mask, unsigned key) {
   kt_read_stream<2>(out, data, n, chunk_mask, key);
 }
+
+// Gathers: KT_LOADS independent 4-byte loads per thread per iteration, each warp access spread
+// over 32 >> lane_shift distinct 128-byte lines of a working set of `line_mask + 1` lines (a
+// power of two, at least 32), 1 << lane_shift lanes per line on distinct sectors; 32 sectors
+// per warp access either way. The warp's line base walks an LCG, so consecutive accesses land
+// far apart. Against the streams above (16 sectors in 4 lines per access) this separates what a
+// level costs per line requested from what it costs per sector moved.
+template <int Mode>
+__device__ __forceinline__ void kt_gather(float* out, const unsigned* data, int n, unsigned line_mask, int lane_shift,
+                                          unsigned key) {
+  const unsigned lane = threadIdx.x & 31u;
+  const unsigned line_of_lane = (lane >> lane_shift) * 33u;  // odd multiplier: distinct lines
+  const unsigned word_in_line = (lane & 3u) * 8u;            // sector (lane mod 4) of its line
+  unsigned base = (blockIdx.x * blockDim.x + threadIdx.x) / 32u * 0x9E3779B9u;
+  unsigned all = 0;
+  for (int i = 0; i < n; ++i) {
+    unsigned v[KT_LOADS];
+#pragma unroll
+    for (int s = 0; s < KT_LOADS; ++s) {
+      base = base * 1664525u + 1013904223u;
+      const unsigned* p = data + static_cast<size_t>((base + line_of_lane) & line_mask) * 32u + word_in_line;
+      v[s] = Mode == 0 ? __ldca(p) : __ldcg(p);
+    }
+#pragma unroll
+    for (int s = 0; s < KT_LOADS; ++s) all ^= v[s];
+  }
+  kt_sink(out, all, key);
+}
+
+// Through L1 (ld.global.ca): a working set that fits L1, or a larger one whose misses go on.
+extern "C" __global__ void __launch_bounds__(KT_BLOCK)
+    kt_gather_ca(float* out, const unsigned* data, int n, unsigned line_mask, int lane_shift, unsigned key) {
+  kt_gather<0>(out, data, n, line_mask, lane_shift, key);
+}
+
+// Past L1 (ld.global.cg): L2, or device memory for a working set many times L2.
+extern "C" __global__ void __launch_bounds__(KT_BLOCK)
+    kt_gather_cg(float* out, const unsigned* data, int n, unsigned line_mask, int lane_shift, unsigned key) {
+  kt_gather<1>(out, data, n, line_mask, lane_shift, key);
+}

@@ -87,7 +87,9 @@ void derive_resource_table(const std::map<std::string, double>& u, Calibration& 
   set(c, Resource::Issue, 1.0, "derived: one cycle by definition of an issue slot", issue_gap,
       "measured: mixed FMA and integer streams, the fastest instruction rate per SM");
   for (const char* extra : {"shuffle_latency", "shuffle_gap", "atomic_same_address_gap", "branch_loop_latency",
-                            "branch_loop_gap", "issue_gap", "block_dispatch_gap"})
+                            "branch_loop_gap", "issue_gap", "block_dispatch_gap", "l1_gather_gap", "l1_gather4_gap",
+                            "l2_gather_gap", "l2_gather4_gap", "l2_gather_via_l1_gap", "dram_gather_gap",
+                            "dram_gather4_gap"})
     c.extras[extra] = m(extra);
 }
 

@@ -94,6 +94,24 @@ Microbenchmark read_stream(std::string name, std::string entry, int64_t n1, int6
   return b;
 }
 
+// Gathers (kt_gather_ca / kt_gather_cg) by kStreamBlocksPerSm blocks per SM over `lines`
+// 128-byte lines (a power of two, at least 32), 1 << lane_shift lanes per line: 32 sectors per
+// warp access in 32 or 8 lines. Units are sectors per SM.
+Microbenchmark gather(std::string name, std::string entry, int64_t n1, int64_t n2, uint64_t lines, int lane_shift,
+                      int sms) {
+  Microbenchmark b{std::move(name), std::move(entry), {n1, n2}, nullptr, nullptr};
+  const uint32_t grid = static_cast<uint32_t>(sms * kStreamBlocksPerSm);
+  const uint32_t mask = static_cast<uint32_t>(lines - 1);
+  const size_t bytes = static_cast<size_t>(lines) * 128;
+  b.plan = [entry = b.entry, grid, mask, lane_shift, bytes](int64_t n) {
+    return plan_of({launch(entry, grid, kBlock, {buf("out"), buf("data"), i32(n), u32(mask), i32(lane_shift), key()})},
+                   {{"data", bytes}});
+  };
+  const double sectors_per_n = double(kStreamBlocksPerSm) * (kBlock / 32) * kLoads * 32;
+  b.units = [sectors_per_n](int64_t n) { return sectors_per_n * static_cast<double>(n); };
+  return b;
+}
+
 }  // namespace
 
 std::vector<Microbenchmark> microbenchmarks(int sms) {
@@ -180,6 +198,16 @@ std::vector<Microbenchmark> microbenchmarks(int sms) {
   all.push_back(read_stream("l1_gap", "kt_read_l1", 256, 512, 2, true, sms));
   all.push_back(read_stream("l2_gap", "kt_read_l2", 64, 128, 512, true, sms));
   all.push_back(read_stream("dram_gap", "kt_read_dram", 32, 64, uint64_t{64} * stream_grid, false, sms));
+  // Gathers, per sector per SM: one lane per line (32 lines an access: x of an irregular
+  // matrix) and four (8 lines of 4 sectors: a few lanes per row), from 64 KiB (L1), 16 MiB
+  // (L2; through L1 too, where a miss allocates) and 1 GiB (device memory).
+  all.push_back(gather("l1_gather_gap", "kt_gather_ca", 64, 128, 512, 0, sms));
+  all.push_back(gather("l1_gather4_gap", "kt_gather_ca", 64, 128, 512, 2, sms));
+  all.push_back(gather("l2_gather_gap", "kt_gather_cg", 32, 64, uint64_t{1} << 17, 0, sms));
+  all.push_back(gather("l2_gather4_gap", "kt_gather_cg", 32, 64, uint64_t{1} << 17, 2, sms));
+  all.push_back(gather("l2_gather_via_l1_gap", "kt_gather_ca", 32, 64, uint64_t{1} << 17, 0, sms));
+  all.push_back(gather("dram_gather_gap", "kt_gather_cg", 16, 32, uint64_t{1} << 23, 0, sms));
+  all.push_back(gather("dram_gather4_gap", "kt_gather_cg", 16, 32, uint64_t{1} << 23, 2, sms));
   return all;
 }
 
@@ -191,7 +219,7 @@ CompileRequest microbenchmark_compile_request(const std::string& arch) {
                "kt_int_stream",     "kt_fp32_stream",  "kt_fp64_stream",    "kt_sfu_stream",    "kt_shuffle_stream",
                "kt_issue_stream",   "kt_shared_stream", "kt_barrier_stream", "kt_atomic_stream", "kt_atomic_same_stream",
                "kt_chase_init",     "kt_chase_l1",     "kt_chase_cg",       "kt_read_l1",       "kt_read_l2",
-               "kt_read_dram",      "kt_empty_blocks"};
+               "kt_read_dram",      "kt_empty_blocks", "kt_gather_ca",      "kt_gather_cg"};
   r.arch = arch;
   return r;
 }

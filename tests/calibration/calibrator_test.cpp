@@ -23,7 +23,9 @@ const std::map<std::string, double>& truth() {
       {"int_alu_gap", 0.5},     {"fp32_gap", 0.26},       {"fp64_gap", 0.5},          {"sfu_gap", 2},
       {"shuffle_gap", 1.1},     {"issue_gap", 0.3},       {"shared_gap", 1.05},       {"barrier_gap", 0.9},
       {"branch_loop_gap", 0.7}, {"atomic_gap", 1.4},      {"atomic_same_address_gap", 0.05},
-      {"l1_gap", 0.27},         {"l2_gap", 1.6},          {"dram_gap", 1.9},          {"block_dispatch_gap", 1.2}};
+      {"l1_gap", 0.27},         {"l2_gap", 1.6},          {"dram_gap", 1.9},          {"block_dispatch_gap", 1.2},
+      {"l1_gather_gap", 1.0},   {"l1_gather4_gap", 0.4},  {"l2_gather_gap", 2.5},     {"l2_gather4_gap", 1.7},
+      {"l2_gather_via_l1_gap", 2.8}, {"dram_gather_gap", 6.5}, {"dram_gather4_gap", 2.1}};
   return t;
 }
 
@@ -98,6 +100,9 @@ TEST(Calibrator, RecoversEveryResource) {
   EXPECT_NEAR(c.extras.at("shuffle_latency"), 24, 1e-6);
   EXPECT_NEAR(c.extras.at("atomic_same_address_gap"), 0.05, 1e-6);
   EXPECT_NEAR(c.extras.at("block_dispatch_gap"), 1.2, 1e-6);  // device-wide: not divided by SMs
+  for (const char* gather : {"l1_gather_gap", "l1_gather4_gap", "l2_gather_gap", "l2_gather4_gap", "l2_gather_via_l1_gap",
+                             "dram_gather_gap", "dram_gather4_gap"})
+    EXPECT_NEAR(c.extras.at(gather), truth().at(gather), 1e-6) << gather;  // per SM, as measured
   for (size_t i = 0; i < kResourceCount; ++i) {
     EXPECT_FALSE(c.latency_method[i].empty()) << resource_name(static_cast<Resource>(i));
     EXPECT_FALSE(c.gap_method[i].empty()) << resource_name(static_cast<Resource>(i));
