@@ -214,9 +214,14 @@ json evaluate_workload(const json& entry, const Workload& w, const SpmvFamily& f
       json utilisation = json::object();
       for (size_t r = 0; r < kResourceCount; ++r)
         if (p.utilisation[r] > 0) utilisation[resource_name(static_cast<Resource>(r))] = p.utilisation[r];
+      // Where the longest step's sectors were served, for reading a miss against the cache estimate.
+      const CacheSummary& cache = p.steps.at(p.longest_step()).prediction.cache;
       cand.prediction = {{"config", cand.key}, {"predicted_us", p.microseconds}, {"occupancy", p.occupancy},
                          {"bottleneck", resource_name(p.bottleneck)}, {"kind", bound_kind_name(p.bottleneck_kind)},
-                         {"utilisation", utilisation}};
+                         {"utilisation", utilisation},
+                         {"cache", {{"l1_hit_rate", cache.l1_hit_rate}, {"l2_hit_rate", cache.l2_hit_rate},
+                                    {"sampled_sectors", {{"l1", cache.l1_sectors}, {"l2", cache.l2_sectors},
+                                                         {"dram", cache.dram_sectors}}}}}};
     } catch (const InputError& e) {
       failures.push_back({{"config", cand.key}, {"error", e.what()}});
       continue;

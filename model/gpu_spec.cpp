@@ -1,5 +1,7 @@
 #include "model/gpu_spec.h"
 
+#include <algorithm>
+
 #include "workload/input_error.h"
 
 namespace ktune {
@@ -91,25 +93,29 @@ GpuSpec ampere_a100() {
 }
 
 // The sm_90 table as calibrated on an NVIDIA H200 (driver 580.159, SM clock measured 1.979 GHz)
-// by model/calibration at commit f36df89: bench/data/calibration_h200.json holds every
+// by model/calibration at commit ad7cafe: bench/data/calibration_h200.json holds every
 // microbenchmark behind these figures. Gaps use the units of resource.h (per scheduler for
 // the issue-side pipes, per SM and per sector for memory). Re-calibrating a device replaces
 // them at run time; this is what a GPU-less ktune assumes for sm_90.
 void use_h200_calibration(GpuSpec& s) {
   auto set = [&](Resource r, double latency, double gap) { timing(s.timing, r) = {latency, gap}; };
-  set(Resource::IntAlu, 5.04, 1.04);
-  set(Resource::Fp32, 4.12, 1.02);
-  set(Resource::Fp64, 8.04, 2.01);
-  set(Resource::Sfu, 17.1, 8.02);
-  set(Resource::Shared, 23.0, 1.01);
+  set(Resource::IntAlu, 5.05, 1.03);
+  set(Resource::Fp32, 4.14, 1.03);
+  set(Resource::Fp64, 8.04, 2.00);
+  set(Resource::Sfu, 17.0, 8.00);
+  set(Resource::Shared, 23.0, 1.00);
   set(Resource::L1, 32.0, 0.254);
-  set(Resource::L2, 324, 0.901);    // 9.3 TB/s of L2 reads device-wide
-  set(Resource::Dram, 660, 1.82);   // 4.6 TB/s; the chase includes TLB misses
-  set(Resource::Atomic, 330, 2.46);
-  set(Resource::Branch, 17.9, 3.82);
+  set(Resource::L2, 321, 0.904);    // 9.2 TB/s of L2 reads device-wide
+  set(Resource::Dram, 663, 1.82);   // 4.6 TB/s; the chase includes TLB misses
+  set(Resource::Atomic, 328, 2.60);
+  set(Resource::Branch, 17.9, 3.78);
   set(Resource::Barrier, 28.2, 2.08);
   set(Resource::Issue, 1, 1.02);
-  s.block_dispatch_cycles = 1.20;   // one block per 1.2 cycles on the whole device
+  s.block_dispatch_cycles = 1.18;   // one block per 1.18 cycles on the whole device
+  // One sector per line costs 1.58x a streamed sector in L1, 1.80x in L2 and 3.55x from
+  // device memory (which fetches more than the sector); four sectors per line cost what a
+  // stream does at every level, as the weights say.
+  s.line_weights = {0.772, 1.072, 3.40};
   s.timing_source = "table";
 }
 
@@ -145,6 +151,11 @@ GpuSpec hopper_h100() {
 }
 
 }  // namespace
+
+double line_weight_from_gaps(double scattered_gap, double line_gap) {
+  if (!(line_gap > 0)) return 0;
+  return std::max(0.0, (scattered_gap / line_gap - 1) * 4 / 3);
+}
 
 GpuSpec spec_for_arch(const std::string& arch) {
   if (arch == "sm_80") return ampere_a100();

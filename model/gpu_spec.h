@@ -10,6 +10,26 @@
 
 namespace ktune {
 
+// What a warp's global access costs per 128-byte line it requests, beyond its 32-byte sectors,
+// at each memory level, in units of that level's sector gap (the gap of full-line streams): an
+// access of s sectors in n lines costs s (1 - w/4) + n w gaps, so full lines (s = 4n) cost s
+// and one sector per line 1 + 3w/4 each. Calibrated by the gather benchmarks (32 lines per
+// warp access against the streams); 0, sectors only, for an architecture never calibrated.
+// L1 and L2 count the lines of each access; device memory counts a line at a block's first
+// request for it (the cache estimate, cache_estimate.h).
+struct LineWeights {
+  double l1 = 0;
+  double l2 = 0;
+  double dram = 0;
+};
+
+// The gaps an access of `sectors` sectors in `lines` lines occupies at a level of weight `w`.
+inline double access_cost(double sectors, double lines, double w) { return sectors * (1 - w / 4) + lines * w; }
+
+// The weight that makes a one-sector-per-line access cost `scattered_gap` per sector when
+// full lines cost `line_gap` per sector (never below 0: a level no slower scattered).
+double line_weight_from_gaps(double scattered_gap, double line_gap);
+
 struct GpuSpec {
   std::string arch;  // "sm_90"
   int sms = 0;
@@ -42,6 +62,7 @@ struct GpuSpec {
   int64_t unified_l1_shared_bytes = 0;
   std::vector<int> shared_carveouts;  // the carveouts the architecture offers, bytes, ascending
   ResourceTable timing{};       // latency and gap per resource, cycles
+  LineWeights line_weights;     // what scattered accesses cost over streamed ones
   std::string timing_source = "table";  // "table" or "calibrated <fingerprint>"
 };
 

@@ -51,11 +51,11 @@ ParameterSpace spmv_space() {
       // which CI compiles in full, small.
       {"schedule adaptive needs block of 128 or more",
        [](const Config& c) { return !is(c, SpmvSchedule::Adaptive) || c.at("block") >= 128; }},
-      {"schedule adaptive needs items_per_thread of 1, 2, 4, 8 or 16",
+      {"schedule adaptive needs items_per_thread of 1, 2, 4 or 8",
        [](const Config& c) {
          const int64_t items = c.at("items_per_thread");
          return !is(c, SpmvSchedule::Adaptive) || items == 1 || items == 2 || items == 4 ||
-                items == 8 || items == 16;
+                items == 8;
        }},
   };
   return space;

@@ -99,6 +99,14 @@ void apply_calibration(GpuSpec& spec, const Calibration& calibration) {
   // Calibrations from before the block dispatch benchmark keep the table's figure.
   if (const auto it = calibration.extras.find("block_dispatch_gap"); it != calibration.extras.end())
     spec.block_dispatch_cycles = it->second;
+  // Likewise the gather benchmarks: each level's weight against its own streamed gap.
+  const auto weight = [&](const char* gather, Resource level, double& w) {
+    if (const auto it = calibration.extras.find(gather); it != calibration.extras.end())
+      w = line_weight_from_gaps(it->second, timing(calibration.timing, level).gap);
+  };
+  weight("l1_gather_gap", Resource::L1, spec.line_weights.l1);
+  weight("l2_gather_gap", Resource::L2, spec.line_weights.l2);
+  weight("dram_gather_gap", Resource::Dram, spec.line_weights.dram);
 }
 
 }  // namespace ktune

@@ -62,11 +62,13 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
   for (const BlockTrace& b : samples) check_sectors(b);
 
   // Counting pass: in how many sampled blocks each sector appears; each block's footprint.
+  const GatherReuse gathers(samples, context.grid_scale);
   SectorTable table;
   std::vector<double> block_distinct(samples.size(), 0);
   for (uint32_t bi = 0; bi < samples.size(); ++bi) {
-    for_each_global_access(samples[bi], [&](size_t, size_t, const TraceOp&, uint64_t sector) {
+    for_each_global_access(samples[bi], [&](size_t, size_t, const TraceOp& op, uint64_t sector) {
       SectorEntry& e = table.at(sector);
+      if (op.op == OpClass::GlobalLoad && gathers.reads_per_sector(op.pc) > 1) e.gathered = true;
       if (e.last_block != bi) {
         // A pair of touchers resident together is enough: their reuse is short-distance.
         if (e.last_block != UINT32_MAX &&
@@ -78,15 +80,25 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
       }
     });
   }
-  double private_sectors = 0, shared_sectors = 0;
-  table.for_each([&](const SectorEntry& e) { (e.blocks >= 2 ? shared_sectors : private_sectors) += 1; });
+  // The grid's footprint: streamed (private) sectors scale with the grid's work, shared ones
+  // are the grid's already, and gathered vectors count once however often they are read.
+  double private_sectors = 0, shared_sectors = 0, gathered_sectors = 0;
+  table.for_each([&](const SectorEntry& e) {
+    (e.gathered ? gathered_sectors : e.blocks >= 2 ? shared_sectors : private_sectors) += 1;
+  });
   const double scale = std::max(1.0, context.grid_scale);
   PreparedSamples out;
-  out.cache.grid_footprint_bytes = kSectorBytes * (private_sectors * scale + shared_sectors);
+  out.cache.grid_footprint_bytes = kSectorBytes * (private_sectors * scale + shared_sectors) +
+                                   std::min(kSectorBytes * gathered_sectors * scale, gathers.vector_bytes());
+  // The blocks resident at once: as many typical blocks, whose footprint is the sampled
+  // footprint per unit of work times the grid's work per block (a plain mean of the samples
+  // would let a few heavy ones stand for every resident block); never more than the grid's.
   double sampled_distinct = 0;
   for (double d : block_distinct) sampled_distinct += d;
-  out.cache.resident_footprint_bytes = samples.empty() ? 0
-      : kSectorBytes * sampled_distinct / static_cast<double>(samples.size()) * std::max(1.0, context.resident_blocks);
+  const double grid_blocks = context.grid_blocks > 0 ? context.grid_blocks : static_cast<double>(samples.size()) * scale;
+  out.cache.resident_footprint_bytes =
+      std::min(out.cache.grid_footprint_bytes,
+               kSectorBytes * sampled_distinct * scale / grid_blocks * std::max(1.0, context.resident_blocks));
   // L2 keeps a sector over a reuse distance of `bytes` (random-replacement approximation);
   // no reuse distance is shorter than the footprint of the blocks resident together.
   const auto l2_keeps = [&](double bytes) {
@@ -94,30 +106,47 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
     return bytes > 0 ? std::min(1.0, context.l2_bytes / bytes) : 1.0;
   };
   const double short_keep = l2_keeps(0);
-  const GatherReuse gathers(samples, context.grid_scale);
 
   // Classifying pass: a level per sector access, counted per op.
+  SectorTable dram_lines;  // keyed by line: the last block that asked device memory for it
   out.blocks.reserve(samples.size());
   for (uint32_t bi = 0; bi < samples.size(); ++bi) {
     const BlockTrace& trace = samples[bi];
     EmuBlock block;
     block.block = trace.block;
     block.warps.resize(trace.warps.size());
-    std::vector<std::vector<std::array<uint32_t, 3>>> levels(trace.warps.size());
+    // Per op and level: sectors served there, and the 128-byte lines they lie in (an op's
+    // sectors come sorted, so a level sees a new line when the line changes).
+    std::vector<std::vector<std::array<uint32_t, 3>>> levels(trace.warps.size()), lines(trace.warps.size());
     for (size_t wi = 0; wi < trace.warps.size(); ++wi) {
       const WarpTrace& w = trace.warps[wi];
       block.warps[wi].ops.reserve(w.ops.size());
       for (const TraceOp& op : w.ops) block.warps[wi].ops.push_back(lower_compute_op(op));
       levels[wi].assign(w.ops.size(), {0, 0, 0});
+      lines[wi].assign(w.ops.size(), {0, 0, 0});
     }
+    const double l1_sectors_per_block = context.l1_bytes_per_block / kSectorBytes;
     const double l1_keeps = block_distinct[bi] > 0
         ? std::min(1.0, context.l1_bytes_per_block / (kSectorBytes * block_distinct[bi]))
         : 1.0;
     uint64_t access = 0;
+    size_t op_wi = SIZE_MAX, op_j = SIZE_MAX;
+    std::array<uint64_t, 3> last_line{};
     for_each_global_access(trace, [&](size_t wi, size_t j, const TraceOp& op, uint64_t sector) {
+      if (wi != op_wi || j != op_j) {
+        op_wi = wi;
+        op_j = j;
+        last_line.fill(UINT64_MAX);
+      }
       SectorEntry& e = table.at(sector);
       const bool retouch = e.classified_by == bi;
+      // L1 keeps a re-touched sector when the block's whole footprint fits its share, or when
+      // few sectors passed since the last touch (a thread walking a long row re-reads each
+      // sector of it at once, however large the block's footprint).
+      const double since = retouch ? static_cast<double>(access - e.last_access) : 0;
+      const double l1_hit = retouch ? std::max(l1_keeps, since > 0 ? std::min(1.0, l1_sectors_per_block / since) : 1.0) : 0;
       e.classified_by = bi;
+      e.last_access = access;
       const bool load = op.op == OpClass::GlobalLoad;
       const double u1 = draw(sector, bi, access, 1), u2 = draw(sector, bi, access, 2);
       ++access;
@@ -126,18 +155,20 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
         level = load && u1 < context.measured->l1_hit ? kL1
                 : u2 < context.measured->l2_hit       ? kL2
                                                       : kDram;
-      } else if (load && retouch && u1 < l1_keeps) {
+      } else if (load && retouch && u1 < l1_hit) {
         level = kL1;
       } else {
         double l2_hit = 0;  // private and cold, unless the grid gathers it again (gather_reuse.h)
         const double reads = load ? gathers.reads_per_sector(op.pc) : 0;
+        // Between two reads of a gathered sector the grid moves its footprint / reads bytes, and
+        // the gathered region itself has to stay: a vector that fits in L2 misses once a sector.
+        const double gather_hit = reads > 1 ? (1.0 - 1.0 / reads) *
+            l2_keeps(std::max(gathers.region_bytes(op.pc), out.cache.grid_footprint_bytes / reads)) : 0;
         if (reads > 1 && e.blocks < 2 && !retouch) {
-          // Between two reads of a sector the grid moves its footprint / reads bytes, and the
-          // gathered region itself has to stay: a vector that fits in L2 misses once a sector.
-          l2_hit = (1.0 - 1.0 / reads) *
-                   l2_keeps(std::max(gathers.region_bytes(op.pc), out.cache.grid_footprint_bytes / reads));
+          l2_hit = gather_hit;
         } else if (retouch) {
-          l2_hit = short_keep;
+          // A block's own re-read: recent, or a gathered sector the rest of the grid keeps warm.
+          l2_hit = std::max(short_keep, gather_hit);
         } else if (e.near) {
           l2_hit = (1.0 - 1.0 / e.blocks) * short_keep;
         } else if (e.blocks >= 2) {
@@ -147,6 +178,19 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
         level = u2 < l2_hit ? kL2 : kDram;
       }
       levels[wi][j][level] += 1;
+      if (level == kDram) {
+        // Device memory serves a line the block asked for before from the same open row: only
+        // a block's first request for a line pays its cost (a few lanes walking their rows
+        // take each line's sectors in turn, over several accesses).
+        SectorEntry& line = dram_lines.at(sector / 4);
+        if (line.classified_by != bi) {
+          line.classified_by = bi;
+          lines[wi][j][level] += 1;
+        }
+      } else if (last_line[level] != sector / 4) {
+        last_line[level] = sector / 4;
+        lines[wi][j][level] += 1;
+      }
       (load ? out.cache.load_sectors : out.cache.store_sectors) += 1;
     });
     // Global ops use each level that served any of their sectors; one with no sectors (all
@@ -157,9 +201,13 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
         EmuOp& op = block.warps[wi].ops[j];
         op.use_count = 0;
         const Resource by_level[3] = {Resource::L1, Resource::L2, Resource::Dram};
-        for (int l = 0; l < 3; ++l)
-          if (levels[wi][j][l] > 0) op.uses[op.use_count++] = {by_level[l], levels[wi][j][l]};
-        if (op.use_count == 0) op.uses[op.use_count++] = {Resource::L1, 0};
+        const double weight[3] = {context.line_weights.l1, context.line_weights.l2, context.line_weights.dram};
+        for (int l = 0; l < 3; ++l) {
+          const uint32_t sectors = levels[wi][j][l];
+          if (sectors > 0)
+            op.uses[op.use_count++] = {by_level[l], sectors, access_cost(sectors, lines[wi][j][l], weight[l])};
+        }
+        if (op.use_count == 0) op.uses[op.use_count++] = {Resource::L1, 0, 0};
       }
     }
     double barriers = 0;  // one admission per barrier of the block, not per warp

@@ -3,7 +3,9 @@
 // The estimate reads the sampled sector stream only (no timing), once per candidate:
 //
 //   L1  A sector a block touches again (a re-touch) hits L1 with probability
-//       p1 = min(1, L1 share of one resident block / the block's distinct footprint); L1 is
+//       p1 = min(1, L1 share of one resident block / the block's distinct footprint), or, when
+//       larger, min(1, that share / the sectors the block accessed since its last touch) (a
+//       short reuse distance hits however large the footprint); L1 is
 //       what the kernel's shared carveout leaves of the unified array (l1_bytes_per_sm);
 //       L1 keeps no stores (write-through). Plain and .nc loads are treated alike: on
 //       sm_80/sm_90 global loads are cached in L1 by default.
@@ -13,7 +15,9 @@
 //         same time (grid indices closer than the resident blocks of the whole GPU, e.g. the
 //         neighbouring block of a stencil or band), was touched within the window of the
 //         blocks resident together: it stays in L2 with p = min(1, L2 bytes / that window's
-//         footprint = mean sampled block footprint x resident blocks of the GPU);
+//         footprint = resident blocks of the GPU x the typical block's footprint, the sampled
+//         footprint x grid_scale / blocks of the grid, at most the grid footprint); a
+//         block's own re-read of a gathered sector keeps at least the gather's chance (below);
 //       - a sector shared only by distant sampled blocks (m of them) is taken to be touched
 //         by m x grid_scale blocks spread over the grid, so about grid footprint /
 //         (m x grid_scale) bytes pass between touches: p = min(1, L2 / that, at least the
@@ -24,11 +28,14 @@
 //       unless its load instruction gathers from a region the sampled blocks all range over
 //       (gather_reuse.h): the grid then reads each sector of the region R times, so 1 - 1/R
 //       of the reads hit, times L2's keep chance over max(region, grid footprint / R).
-//       The grid footprint is the private sectors x grid_scale plus the shared ones.
+//       The grid footprint is the private sectors x grid_scale plus the shared ones plus the
+//       gathered vectors, each counted once (at most its region).
 //   DRAM Everything else, stores of cold sectors included (they are written back).
 //
 // Per sector access the level is drawn from these chances by a hash of (sector, block,
-// access), so results are deterministic and every op gets whole sectors per level.
+// access), so results are deterministic and every op gets whole sectors per level. An op
+// occupies each level for access_cost(its sectors there, their lines, the level's weight);
+// in device memory only the lines its block had not asked for before count.
 // Measured hit rates (e.g. from a profiler), when given, replace the estimate.
 // Atomics are not sectors here: they use the Atomic resource, performed in L2.
 #include <cstdint>
@@ -36,6 +43,7 @@
 #include <vector>
 
 #include "model/emulator/emu_program.h"
+#include "model/gpu_spec.h"
 #include "model/trace.h"
 
 namespace ktune {
@@ -50,6 +58,8 @@ struct CacheContext {
   double l2_bytes = 0;
   double grid_scale = 1;          // the grid's work over the sampled blocks' work
   double resident_blocks = 1;     // blocks resident at once on the whole GPU (SMs x per SM)
+  double grid_blocks = 0;         // blocks in the grid; 0: the samples x grid_scale
+  LineWeights line_weights;       // an op's cost per level from its sectors and lines
   std::optional<CacheRates> measured;
 };
 
@@ -62,7 +72,7 @@ struct CacheSummary {
   double l1_hit_rate = 0;  // l1 / load sectors
   double l2_hit_rate = 0;  // l2 / (l2 + dram)
   double grid_footprint_bytes = 0;
-  double resident_footprint_bytes = 0;  // mean sampled block footprint x resident blocks
+  double resident_footprint_bytes = 0;  // typical block footprint x resident blocks
 };
 
 struct PreparedSamples {

@@ -44,7 +44,8 @@ EmuOp lower_compute_op(const TraceOp& op) {
   }
   // Every instruction occupies its pipe at least once; more transactions (bank-conflict
   // wavefronts, distinct atomic addresses) occupy it once each.
-  e.uses[0] = {resource_of(op.op), std::max<uint32_t>(1, op.transactions)};
+  const uint32_t count = std::max<uint32_t>(1, op.transactions);
+  e.uses[0] = {resource_of(op.op), count, static_cast<double>(count)};
   e.use_count = 1;
   return e;
 }

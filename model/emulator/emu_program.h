@@ -11,10 +11,13 @@
 
 namespace ktune {
 
-// `count` admissions of `resource`, one gap apart; 0 means latency without occupying it.
+// `count` transactions of `resource` (sectors, wavefronts, addresses) that occupy it for `cost`
+// gaps (cost = count, except for global accesses: gpu_spec.h, LineWeights); no transactions
+// means a latency without occupying it.
 struct ResourceUse {
   Resource resource = Resource::Issue;
   uint32_t count = 0;
+  double cost = 0;
 };
 
 struct EmuOp {

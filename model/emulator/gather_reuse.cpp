@@ -9,6 +9,10 @@ constexpr double kSectorBytes = 32;
 // Sampled ranges summing to at least this many times the union's bounds overlap like a
 // gather's (a stream's add up to at most 1); 2: on average two blocks range over each sector.
 constexpr double kGatherOverlap = 2;
+// Or each block reads under this share of the sectors its range spans: it picks sectors out
+// of a vector (x of a power-law graph, where a row block's columns span a part of x), where a
+// stream reads its range densely.
+constexpr double kGatherDensity = 0.25;
 
 struct Range {
   uint64_t lo = UINT64_MAX, hi = 0;
@@ -56,12 +60,32 @@ GatherReuse::GatherReuse(const std::vector<BlockTrace>& samples, double grid_sca
     }
   }
   const double scale = std::max(1.0, grid_scale);
-  by_pc_.assign(pcs, Gather{});
+  // Gathering loads whose regions overlap read one vector (x read by a kernel's short-row and
+  // long-row paths, say): they share its reads. Per pc, the grid scale would misjudge a path
+  // that only some samples take (the heavy samples set the scale, the random ones take the
+  // common path), so the reads of a vector are pooled over its loads first.
+  std::vector<uint32_t> gathering;
   for (uint32_t pc = 0; pc < pcs; ++pc) {
     const PcStats& s = stats[pc];
     const double region = s.bounds.sectors();
-    if (s.blocks < 2 || region <= 0 || s.ranges < kGatherOverlap * region) continue;
-    by_pc_[pc] = {s.reads * scale / region, region * kSectorBytes};
+    if (s.blocks < 2 || region <= 0) continue;
+    if (s.ranges >= kGatherOverlap * region || s.reads < kGatherDensity * s.ranges) gathering.push_back(pc);
+  }
+  std::sort(gathering.begin(), gathering.end(),
+            [&](uint32_t a, uint32_t b) { return stats[a].bounds.lo < stats[b].bounds.lo; });
+  by_pc_.assign(pcs, Gather{});
+  for (size_t first = 0; first < gathering.size();) {
+    Range vector = stats[gathering[first]].bounds;
+    double reads = 0;
+    size_t end = first;
+    for (; end < gathering.size() && stats[gathering[end]].bounds.lo <= vector.hi; ++end) {
+      vector.add(stats[gathering[end]].bounds.hi);
+      reads += stats[gathering[end]].reads;
+    }
+    for (size_t k = first; k < end; ++k)
+      by_pc_[gathering[k]] = {reads * scale / vector.sectors(), vector.sectors() * kSectorBytes};
+    vector_bytes_ += vector.sectors() * kSectorBytes;
+    first = end;
   }
 }
 

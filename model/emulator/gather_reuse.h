@@ -4,8 +4,10 @@
 // with a few sampled blocks a sector is rarely read by two of them: counted private, it would
 // go to DRAM every time. Per load instruction (pc):
 //   - its sampled blocks' sector ranges overlap (each block ranges over the same region, as a
-//     gather over a shared vector does; a stream's blocks read disjoint ranges): it gathers;
-//   - the grid reads region sectors R = sampled sector reads x grid_scale / region sectors
+//     gather over a shared vector does; a stream's blocks read disjoint ranges), or each block
+//     reads few of the sectors its range spans (a stream reads them all): it gathers;
+//   - loads whose regions overlap gather from one vector and pool their reads: the grid reads
+//     its sectors R = their sampled sector reads x grid_scale / vector sectors
 //     times each, so only 1 / R of its reads are first touches (DRAM); the rest find the
 //     sector in L2 when the region fits there (the caller's reuse-distance rule).
 #include <cstdint>
@@ -23,6 +25,8 @@ class GatherReuse {
   // not gather (a stream, a store, or a block alone in the samples).
   double reads_per_sector(uint32_t pc) const;
   double region_bytes(uint32_t pc) const;
+  // Bytes of every gathered vector together (each once, however many loads read it).
+  double vector_bytes() const { return vector_bytes_; }
 
  private:
   struct Gather {
@@ -30,6 +34,7 @@ class GatherReuse {
     double region_bytes = 0;
   };
   std::vector<Gather> by_pc_;  // by pc
+  double vector_bytes_ = 0;
 };
 
 }  // namespace ktune

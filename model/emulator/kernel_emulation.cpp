@@ -71,7 +71,9 @@ PreparedKernel prepare_kernel(const KernelEmulationInput& in, const KernelEmulat
   cache.l2_bytes = static_cast<double>(in.gpu.l2_bytes);
   cache.grid_scale = grid_scale(in);
   cache.resident_blocks = static_cast<double>(k.block_slots);
+  cache.grid_blocks = static_cast<double>(blocks);
   cache.measured = in.measured_cache;
+  cache.line_weights = in.gpu.line_weights;
   k.programs = prepare_samples(in.samples, cache);
   k.block_weights = in.block_weights;
 

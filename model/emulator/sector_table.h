@@ -12,9 +12,11 @@ struct SectorEntry {
   uint32_t blocks = 0;      // sampled blocks that touch it
   uint32_t last_block = UINT32_MAX;     // last block seen by the counting pass
   uint32_t classified_by = UINT32_MAX;  // last block seen by the classifying pass
+  uint64_t last_access = 0;  // the classifying pass's access count at that block's last touch
   // Some pair of its sampled blocks runs at about the same time (grid indices closer than the
   // blocks resident on the whole GPU): its reuse is short-distance.
   bool near = false;
+  bool gathered = false;  // read by a gathering load (gather_reuse.h): a sector of a vector
 };
 
 class SectorTable {

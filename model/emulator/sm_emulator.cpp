@@ -246,10 +246,10 @@ class SmEmulation {
       const double gap = p.gap[r];
       double& admit = pipe_admit(sched, use.resource);
       const double first = std::max(t, admit);  // queue behind earlier requests
-      admit = first + use.count * gap;
-      fin = std::max(fin, first + (use.count - 1) * gap + latency);
+      admit = first + use.cost * gap;
+      fin = std::max(fin, first + std::max(0.0, use.cost - 1) * gap + latency);
       result_.transactions[r] += use.count;
-      result_.busy_cycles[r] += use.count * gap;
+      result_.busy_cycles[r] += use.cost * gap;
     }
     w.fin[w.pc] = fin;
     w.last_fin = std::max(w.last_fin, fin);

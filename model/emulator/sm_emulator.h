@@ -4,8 +4,9 @@
 //   - several warp schedulers (warps dealt round-robin), each issuing issue_per_scheduler
 //     instructions per Issue gap, greedy-then-oldest among its own warps;
 //   - one pipe_admit per resource (per scheduler for the arithmetic pipes, per SM for the
-//     memory side: resource_is_per_scheduler); an op with k transactions is admitted k
-//     times, one gap apart, and finishes a latency after its last admission;
+//     memory side: resource_is_per_scheduler); an op of cost k (its transactions, weighted
+//     by line for global accesses) holds the pipe k gaps, and finishes a latency after its
+//     last admission;
 //   - issue events are processed in time order across schedulers, and no clock moves back;
 //   - bar.sync: a Barrier op completes (plus the barrier's latency) once every live warp of
 //     the block has reached it and all their earlier ops have finished; each block has its

@@ -87,6 +87,17 @@ TEST(ApplyCalibration, ReplacesTableSourceAndClock) {
   c.extras["block_dispatch_gap"] = 0.75;
   apply_calibration(spec, c);
   EXPECT_DOUBLE_EQ(spec.block_dispatch_cycles, 0.75);
+  // Line weights from the gathers, each against its level's streamed gap; a level that
+  // gathers no slower than it streams gets 0; one not measured keeps the table's weight.
+  timing(c.timing, Resource::L2) = {300, 1.0};
+  timing(c.timing, Resource::L1) = {30, 0.5};
+  c.extras["l2_gather_gap"] = 1.75;  // 1 + 3w/4 = 1.75: w = 1
+  c.extras["l1_gather_gap"] = 0.4;   // faster than its stream: no line cost
+  const double dram_before = spec.line_weights.dram;
+  apply_calibration(spec, c);
+  EXPECT_DOUBLE_EQ(spec.line_weights.l2, 1.0);
+  EXPECT_DOUBLE_EQ(spec.line_weights.l1, 0.0);
+  EXPECT_DOUBLE_EQ(spec.line_weights.dram, dram_before);
 }
 
 TEST(ApplyCalibration, RefusesAnotherArchitecture) {

@@ -53,6 +53,72 @@ TEST(Coalescing, ThirtyTwoSectorsPerAccessCostThirtyTwoGaps) {
   EXPECT_DOUBLE_EQ(cycles[0] / cycles[1], 32);
 }
 
+// The gather benchmarks' rule (gpu_spec.h, LineWeights): 32 sectors in 8 full lines cost 32
+// gaps whatever the weight; in 32 lines, 32 (1 + 3w/4). Transactions stay sectors.
+TEST(Coalescing, ScatteredLinesCostTheirLineWeight) {
+  const double w = 2;
+  CacheContext c = no_caches();
+  c.line_weights.dram = w;
+  const auto dram_use = [&](uint64_t stride) {
+    BlockTrace b;
+    b.warps.resize(1);
+    std::vector<uint64_t> sectors;
+    for (uint64_t k = 0; k < 32; ++k) sectors.push_back(stride == 1 ? k : k * stride);
+    add_load(b.warps[0], sectors);
+    const PreparedSamples p = prepare_samples({b}, c);
+    EXPECT_DOUBLE_EQ(p.cache.dram_sectors, 32);
+    const EmuOp& op = p.blocks[0].warps[0].ops[0];
+    EXPECT_EQ(op.use_count, 1);
+    EXPECT_EQ(op.uses[0].resource, Resource::Dram);
+    EXPECT_EQ(op.uses[0].count, 32u);
+    return op.uses[0].cost;
+  };
+  EXPECT_DOUBLE_EQ(dram_use(1), 32);                   // 8 lines of 4 sectors
+  EXPECT_DOUBLE_EQ(dram_use(4), 32 * (1 + 3 * w / 4));  // one sector in each of 32 lines
+  EXPECT_DOUBLE_EQ(dram_use(2), 16 * w + 32 * (1 - w / 4));  // two per line: 16 lines
+  // The emulator holds the pipe for the cost, not the sector count.
+  EmulatorTiming timing = test::single_scheduler();
+  timing.table[static_cast<size_t>(Resource::Dram)] = {400, 4};
+  BlockTrace b;
+  b.warps.resize(1);
+  std::vector<uint64_t> scattered;
+  for (uint64_t k = 0; k < 32; ++k) scattered.push_back(k * 4);
+  add_load(b.warps[0], scattered);
+  const PreparedSamples p = prepare_samples({b}, c);
+  const SmRun run = emulate_sm({&p.blocks[0]}, timing, {});
+  EXPECT_DOUBLE_EQ(run.busy_cycles[static_cast<size_t>(Resource::Dram)], 32 * (1 + 3 * w / 4) * 4);
+  EXPECT_DOUBLE_EQ(run.transactions[static_cast<size_t>(Resource::Dram)], 32);
+}
+
+// Device memory charges a line once per block: lanes that walk their rows take one sector of
+// each line per access, and the later sectors of those lines come from the same open rows.
+TEST(Coalescing, DeviceMemoryChargesALineOncePerBlock) {
+  const double w = 2;
+  CacheContext c = no_caches();
+  c.line_weights.dram = w;
+  c.line_weights.l2 = w;  // not reached: no caches
+  BlockTrace b;
+  b.warps.resize(1);
+  for (uint64_t k = 0; k < 4; ++k) {  // access k: sector k of each of 32 lines
+    std::vector<uint64_t> sectors;
+    for (uint64_t line = 0; line < 32; ++line) sectors.push_back(line * 4 + k);
+    add_load(b.warps[0], sectors);
+  }
+  const PreparedSamples p = prepare_samples({b}, c);
+  const auto& ops = p.blocks[0].warps[0].ops;
+  EXPECT_DOUBLE_EQ(ops[0].uses[0].cost, 32 * (1 - w / 4) + 32 * w);  // the lines' first requests
+  for (size_t k = 1; k < 4; ++k) EXPECT_DOUBLE_EQ(ops[k].uses[0].cost, 32 * (1 - w / 4)) << k;
+  // Over the four accesses: 128 sectors in 32 lines cost what a stream of them does.
+  double total = 0;
+  for (const EmuOp& op : ops) total += op.uses[0].cost;
+  EXPECT_DOUBLE_EQ(total, 128);
+  // Another block asks for the same lines afresh.
+  BlockTrace other = b;
+  other.block = 1;
+  const PreparedSamples two = prepare_samples({b, other}, c);
+  EXPECT_DOUBLE_EQ(two.blocks[1].warps[0].ops[0].uses[0].cost, 32 * (1 - w / 4) + 32 * w);
+}
+
 TEST(CacheEstimate, StreamedPrivateSectorsGoToDram) {
   CacheContext c;
   c.l1_bytes_per_block = 1e6;

@@ -12,7 +12,7 @@ namespace ktune::test {
 
 inline EmuOp op_on(Resource r, uint32_t count = 1, uint32_t dep = kNoDep, uint32_t region = 0) {
   EmuOp op;
-  op.uses[0] = {r, count};
+  op.uses[0] = {r, count, static_cast<double>(count)};
   op.use_count = 1;
   op.deps[0] = dep;
   op.region = region;
@@ -74,6 +74,7 @@ inline GpuSpec simple_gpu() {
   GpuSpec g = spec_for_arch("sm_90");
   g.launch_overhead_us = 0;
   g.block_dispatch_cycles = 0;  // the formulas' single resources, no block scheduler
+  g.line_weights = {};          // and every sector costs one gap, however scattered
   for (auto& r : g.timing) r = {4, 1};
   timing(g.timing, Resource::Dram) = {400, 2};
   timing(g.timing, Resource::L2) = {200, 1};

@@ -85,8 +85,15 @@ TEST(GpuSpec, Sm90TableIsTheCommittedH200Calibration) {
     EXPECT_NEAR(s.timing[r].latency, measured.at("latency").get<double>(), 0.01 * measured.at("latency").get<double>()) << name;
     EXPECT_NEAR(s.timing[r].gap, measured.at("gap").get<double>(), 0.01 * measured.at("gap").get<double>()) << name;
   }
-  const double dispatch = calibration.at("extras").at("block_dispatch_gap");
+  const nlohmann::json& extras = calibration.at("extras");
+  const double dispatch = extras.at("block_dispatch_gap");
   EXPECT_NEAR(s.block_dispatch_cycles, dispatch, 0.01 * dispatch);
+  const auto weight = [&](const char* gather, Resource level) {
+    return line_weight_from_gaps(extras.at(gather).get<double>(), timing(s.timing, level).gap);
+  };
+  EXPECT_NEAR(s.line_weights.l1, weight("l1_gather_gap", Resource::L1), 0.02);
+  EXPECT_NEAR(s.line_weights.l2, weight("l2_gather_gap", Resource::L2), 0.02);
+  EXPECT_NEAR(s.line_weights.dram, weight("dram_gather_gap", Resource::Dram), 0.02);
 }
 
 TEST(GpuSpec, UnknownArchitectureIsAnInputErrorNamingTheKnownOnes) {
