@@ -108,6 +108,7 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
   const double short_keep = l2_keeps(0);
 
   // Classifying pass: a level per sector access, counted per op.
+  const double weight[3] = {context.line_weights.l1, context.line_weights.l2, context.line_weights.dram};
   SectorTable dram_lines;  // keyed by line: the last block that asked device memory for it
   out.blocks.reserve(samples.size());
   for (uint32_t bi = 0; bi < samples.size(); ++bi) {
@@ -160,15 +161,13 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
       } else {
         double l2_hit = 0;  // private and cold, unless the grid gathers it again (gather_reuse.h)
         const double reads = load ? gathers.reads_per_sector(op.pc) : 0;
-        // Between two reads of a gathered sector the grid moves its footprint / reads bytes, and
-        // the gathered region itself has to stay: a vector that fits in L2 misses once a sector.
-        const double gather_hit = reads > 1 ? (1.0 - 1.0 / reads) *
-            l2_keeps(std::max(gathers.region_bytes(op.pc), out.cache.grid_footprint_bytes / reads)) : 0;
         if (reads > 1 && e.blocks < 2 && !retouch) {
-          l2_hit = gather_hit;
+          // Between two reads of a gathered sector the grid moves its footprint / reads bytes, and
+          // the gathered region itself has to stay: a vector that fits in L2 misses once a sector.
+          l2_hit = (1.0 - 1.0 / reads) *
+                   l2_keeps(std::max(gathers.region_bytes(op.pc), out.cache.grid_footprint_bytes / reads));
         } else if (retouch) {
-          // A block's own re-read: recent, or a gathered sector the rest of the grid keeps warm.
-          l2_hit = std::max(short_keep, gather_hit);
+          l2_hit = short_keep;
         } else if (e.near) {
           l2_hit = (1.0 - 1.0 / e.blocks) * short_keep;
         } else if (e.blocks >= 2) {
@@ -201,7 +200,6 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
         EmuOp& op = block.warps[wi].ops[j];
         op.use_count = 0;
         const Resource by_level[3] = {Resource::L1, Resource::L2, Resource::Dram};
-        const double weight[3] = {context.line_weights.l1, context.line_weights.l2, context.line_weights.dram};
         for (int l = 0; l < 3; ++l) {
           const uint32_t sectors = levels[wi][j][l];
           if (sectors > 0)

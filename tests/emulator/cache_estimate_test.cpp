@@ -155,6 +155,45 @@ TEST(CacheEstimate, ReTouchesWithinABlockHitL1WhenItsFootprintFits) {
   EXPECT_GT(thrashes.cache.l2_sectors, 0.75 * 4 * 64);
 }
 
+// A thread walking a long row re-reads each sector at once: L1 keeps it, however much larger
+// than L1 the block's whole footprint is.
+TEST(CacheEstimate, ShortReuseDistancesHitL1WhateverTheFootprint) {
+  CacheContext c;
+  c.l1_bytes_per_block = 64 * 32;
+  c.l2_bytes = 1e9;
+  BlockTrace b;
+  b.warps.resize(1);
+  for (uint64_t s = 0; s < 6400; ++s) {  // 100x the L1 share, each sector twice in a row
+    add_load(b.warps[0], {s});
+    add_load(b.warps[0], {s});
+  }
+  const PreparedSamples p = prepare_samples({b}, c);
+  EXPECT_DOUBLE_EQ(p.cache.l1_sectors, 6400);
+  EXPECT_DOUBLE_EQ(p.cache.dram_sectors, 6400);
+}
+
+// One heavy sample must not stand for every resident block: the resident window is the
+// resident blocks times the typical block's footprint (footprint per unit of work x the grid's
+// work per block), so a re-read the typical window keeps in L2 hits.
+TEST(CacheEstimate, TheResidentWindowIsTypicalBlocksNotTheHeaviestSample) {
+  CacheContext c;
+  c.l1_bytes_per_block = 0;
+  c.grid_scale = 10;
+  c.grid_blocks = 1000;
+  c.resident_blocks = 100;
+  BlockTrace heavy = rereading_block(0, 1, 0);
+  heavy.warps[0] = WarpTrace{};
+  for (int round = 0; round < 2; ++round)
+    for (uint64_t s = 0; s < 100000; ++s) add_load(heavy.warps[0], {s});
+  const std::vector<BlockTrace> samples = {heavy, rereading_block(500, 1, 1 << 24)};
+  // Typical footprint: (100000 + 64) x 10 / 1000 sectors; x 100 resident: 32 MB. The plain mean
+  // of the two samples would make it 160 MB.
+  c.l2_bytes = 64e6;
+  const PreparedSamples p = prepare_samples(samples, c);
+  EXPECT_NEAR(p.cache.resident_footprint_bytes, (100000 + 64) * 10.0 / 1000 * 100 * 32, 1);
+  EXPECT_DOUBLE_EQ(p.cache.l2_sectors, 100000);  // every re-read of the heavy block
+}
+
 TEST(CacheEstimate, SectorsSharedAcrossBlocksHitL2UnlessItIsTooSmall) {
   // Four sampled blocks of a four-block grid read the same 2000 sectors once each: one
   // block in four brings a sector in, the others find it in L2.
