@@ -1,6 +1,7 @@
 #pragma once
 // What the GPU benchmarks share: a tuner that measures every configuration of a space on the
 // GPU of this machine, and an observer that keeps each finished candidate.
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -40,10 +41,21 @@ class ExhaustiveTuner {
 class CollectingObserver : public TuneObserver {
  public:
   void planned(int) override {}
-  void finished_one(const CandidateOutcome& c) override { all.push_back(c); }
+  void finished_one(const CandidateOutcome& c) override {
+    if (!skipped(c.config_key)) all.push_back(c);
+  }
   bool cancelled() override { return false; }
-  std::optional<Measurement> previous_measurement(const std::string&) override { return std::nullopt; }
+  // A skipped configuration is answered as if measured before (and failed), so nothing runs.
+  std::optional<Measurement> previous_measurement(const std::string& key) override {
+    if (skipped(key)) return Measurement{MeasureStatus::LaunchError, 0, 0, 0, 0, "skipped by the benchmark"};
+    return std::nullopt;
+  }
   std::vector<CandidateOutcome> all;
+  // Canonical keys not to measure (e.g. all but one schedule); none when empty.
+  std::function<bool(const std::string&)> skip;
+
+ private:
+  bool skipped(const std::string& key) const { return skip && skip(key); }
 };
 
 }  // namespace ktune::bench

@@ -4,6 +4,8 @@
 // predictions file has the case, and the SAAKE walk over those predictions (TableOracle)
 // gives SeedEnsemble its seed. Cases the file lacks keep the first cost model and, for the
 // seed, its best prediction; both are labelled so the table says which model answered.
+#include <cmath>
+#include <limits>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -31,9 +33,19 @@ inline void use_predictions(std::vector<GroundTruthCase>& cases, const std::map<
     const auto it = tables.find(truth.label());
     if (it == tables.end()) continue;
     std::map<std::string, double> predicted;
-    for (const auto& [key, row] : it->second.rows) predicted[key] = row.time_us;
-    if (predicted.size() != truth.time_us.size())
-      throw std::runtime_error(truth.label() + ": the predictions do not cover every configuration");
+    for (const auto& [key, us] : truth.time_us) {
+      const auto row = it->second.rows.find(key);
+      if (row != it->second.rows.end()) {
+        predicted[key] = row->second.time_us;
+      } else if (std::isinf(us)) {
+        // It never ran (a format the matrix refuses): nothing to predict, and never the best.
+        predicted[key] = std::numeric_limits<double>::infinity();
+      } else {
+        throw std::runtime_error(truth.label() + ": no prediction for " + key + ", which was measured");
+      }
+    }
+    if (it->second.rows.size() > predicted.size())
+      throw std::runtime_error(truth.label() + ": the predictions hold configurations the ground truth lacks");
     truth.predicted_us = std::move(predicted);
     truth.model = model;
   }

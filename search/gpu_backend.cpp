@@ -7,10 +7,9 @@
 namespace ktune {
 
 GpuLoopBackend::GpuLoopBackend(const KernelFamily& family, const Workload& workload, Dtype dtype, bool hot,
-                               const GpuSpec& gpu, CompileCache& cache, Measurer& measurer, RequestFor request_for,
-                               Config plan_config)
+                               const GpuSpec& gpu, CompileCache& cache, Measurer& measurer, RequestFor request_for)
     : family_(family), workload_(workload), dtype_(dtype), gpu_(gpu), cache_(cache), measurer_(measurer),
-      request_for_(std::move(request_for)), plan_config_(std::move(plan_config)), reference_(family.reference(workload)) {
+      request_for_(std::move(request_for)), reference_(family.reference(workload)) {
   options_.hot = hot;
   row_lengths_.resize(static_cast<size_t>(workload.matrix.rows));
   for (int32_t i = 0; i < workload.matrix.rows; ++i) row_lengths_[static_cast<size_t>(i)] = workload.matrix.row_length(i);
@@ -49,8 +48,9 @@ Measurement GpuLoopBackend::measure(const Config& config, const CompiledKernel& 
 std::vector<VendorTiming> GpuLoopBackend::vendor() {
   std::vector<VendorTiming> out;
   if (family_.name() != "spmv") return out;
-  // cuSPARSE reads the plan's CSR arrays and x, which every configuration's plan holds.
-  LaunchPlan plan = plan_for(plan_config_);
+  // cuSPARSE reads CSR as it is and x: the plan of the space's first configuration (a row
+  // schedule) holds them; a sell plan holds the SELL-32 form instead.
+  LaunchPlan plan = plan_for(family_.space().enumerate().front());
   const CsrF64& m = workload_.matrix;
   for (const char* alg : {"csr_alg1", "csr_alg2"}) {
     Measurement t = measurer_.measure_cusparse_spmv(plan, m.rows, m.cols, m.nnz(), reference_, dtype_, alg, options_);

@@ -14,9 +14,8 @@ namespace ktune {
 class GpuLoopBackend : public LoopBackend {
  public:
   using RequestFor = std::function<CompileRequest(const Config&)>;
-  // `plan_config`: any valid configuration, whose plan carries the vendor baseline's inputs.
   GpuLoopBackend(const KernelFamily& family, const Workload& workload, Dtype dtype, bool hot, const GpuSpec& gpu,
-                 CompileCache& cache, Measurer& measurer, RequestFor request_for, Config plan_config);
+                 CompileCache& cache, Measurer& measurer, RequestFor request_for);
 
   std::shared_ptr<const CompiledKernel> compile(const Config& config) override;
   std::optional<Prediction> predict(const Config& config, const CompiledKernel& kernel) override;
@@ -34,7 +33,6 @@ class GpuLoopBackend : public LoopBackend {
   CompileCache& cache_;
   Measurer& measurer_;
   RequestFor request_for_;
-  Config plan_config_;  // any valid configuration: the vendor's inputs come from its plan
   MeasureOptions options_;
   std::vector<double> reference_;
   std::vector<int32_t> row_lengths_;

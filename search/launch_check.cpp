@@ -1,5 +1,7 @@
 #include "search/launch_check.h"
 
+#include "workload/input_error.h"
+
 namespace ktune {
 
 std::string launch_violation(const KernelFamily& family, const Workload& workload, const Config& config,
@@ -10,7 +12,13 @@ std::string launch_violation(const KernelFamily& family, const Workload& workloa
   limits.shared_bytes_per_block = gpu.max_shared_per_block;
   limits.max_threads_per_block = gpu.max_threads_per_block;
   const ParameterSpace space = family.space();
-  for (const LaunchStep& step : family.launches(workload, config)) {
+  std::vector<LaunchStep> steps;
+  try {
+    steps = family.launches(workload, config);
+  } catch (const InputError& e) {  // a configuration this workload cannot take (a refused format)
+    return e.what();
+  }
+  for (const LaunchStep& step : steps) {
     auto usage = kernel.usage.find(step.entry);
     if (usage == kernel.usage.end()) continue;  // an unknown entry fails at launch, with its name
     KernelResources r;

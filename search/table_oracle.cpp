@@ -71,6 +71,9 @@ const PredictionRow& TableOracle::row(const Config& config) const {
 }
 
 std::optional<OracleView> TableOracle::evaluate(const Config& config) {
+  // A configuration the table has no row for was not predicted (it cannot run on this
+  // workload, e.g. a format the matrix refuses): to the walk, that is the edge of the space.
+  if (!table_.rows.count(space_.canonical(config))) return std::nullopt;
   const PredictionRow& r = row(config);
   OracleView v;
   v.time_us = r.time_us;

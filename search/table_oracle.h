@@ -48,7 +48,8 @@ std::map<std::string, PredictionTable> load_prediction_tables(const std::string&
 class TableOracle : public SaakeOracle {
  public:
   TableOracle(const ParameterSpace& space, PredictionTable table);
-  // Throws std::out_of_range naming the configuration and the table when it has no row.
+  // Nothing for a configuration the table has no row for (it was never predicted: a format the
+  // workload refuses); the other queries throw std::out_of_range naming it and the table.
   std::optional<OracleView> evaluate(const Config& config) override;
   std::optional<WalkBottleneck> bottleneck_at(const Config& config, double occupancy) override;
   std::vector<double> lower_occupancies(const Config& config) override;

@@ -9,6 +9,7 @@
 #include "search/explanation.h"
 #include "search/first_model_oracle.h"
 #include "search/gpu_backend.h"
+#include "search/launch_check.h"
 #include "search/saake_walk.h"
 #include "search/technique_factory.h"
 #include "search/tuning_loop.h"
@@ -106,10 +107,21 @@ TuneOutcome Tuner::run(const Workload& workload, const TuneRequest& request, Tun
   const ParameterSpace space = family.space();
   const std::shared_ptr<const GpuSpec> gpu = this->gpu();  // one spec for the whole tune
   std::vector<CandidateOutcome> ranked;
-  for (Config& config : space.enumerate()) {
+  // The first model's estimate walks the whole matrix (O(nnz) for SpMV): on a large one the
+  // space's estimates took a minute one after another, so they run side by side on the pool.
+  std::vector<Config> configs = space.enumerate();
+  std::vector<std::future<std::optional<Prediction>>> predictions;
+  for (const Config& config : configs) {
+    predictions.push_back(ctx_.compile_pool->submit([&family, &workload, &request, gpu, config] {
+      return try_predict(family.estimate(workload, config, request.dtype), assumed_usage(), *gpu);
+    }));
+  }
+  for (auto& p : predictions) p.wait();  // all done before any get() may throw: they hold references
+  for (size_t i = 0; i < configs.size(); ++i) {
+    Config& config = configs[i];
     CandidateOutcome c;
     c.config_key = space.canonical(config);
-    std::optional<Prediction> p = try_predict(family.estimate(workload, config, request.dtype), assumed_usage(), *gpu);
+    std::optional<Prediction> p = predictions[i].get();
     if (!p) continue;
     c.prediction = *p;
     c.config = std::move(config);
@@ -154,7 +166,9 @@ TuneOutcome Tuner::run_model_only(const Workload& w, const TuneRequest& r, std::
       p = to_prediction(*x.emulated, gpu);
     } else {
       if (ctx_.log && c.kernel->ok) ctx_.log("emulator: " + c.config_key + " ranked by the first cost model: " + x.why);
-      if (c.kernel->ok) p = try_predict(r.family->estimate(w, c.config, r.dtype), combined_usage(*c.kernel), gpu);
+      // Not a configuration this workload refuses (a format it cannot take): those never run.
+      if (c.kernel->ok && launch_violation(*r.family, w, c.config, *c.kernel, gpu).empty())
+        p = try_predict(r.family->estimate(w, c.config, r.dtype), combined_usage(*c.kernel), gpu);
     }
     if (p) {
       c.prediction = *p;
@@ -215,9 +229,8 @@ TuneOutcome Tuner::run_measured(const Workload& w, const TuneRequest& r, std::ve
   if (walked) seeds.push_back(*walked);
   if (!context.model_ranked.empty()) seeds.push_back(context.model_ranked.front());
 
-  const Config plan_config = ranked.empty() ? Config{} : ranked.front().config;
   GpuLoopBackend backend(*r.family, w, r.dtype, r.hot, gpu, *ctx_.compile_cache, *ctx_.measurer,
-                         [this, &r](const Config& c) { return compile_request(*r.family, c, r.dtype); }, plan_config);
+                         [this, &r](const Config& c) { return compile_request(*r.family, c, r.dtype); });
   LoopSettings settings;
   settings.budget = r.budget;
   settings.target_speedup = r.target_speedup;

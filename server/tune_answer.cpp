@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <ctime>
+#include <variant>
 
 #include "search/first_model_oracle.h"
 
@@ -55,8 +56,17 @@ nlohmann::json build_tune_answer(const KernelFamily& family, const Workload& wor
   nlohmann::json j = describe_config(family, best.config, dtype, context);
   j["signature"] = signature.exact;
   nlohmann::json launch = nlohmann::json::array();
-  for (const LaunchStep& s : family.launches(workload, best.config))
-    launch.push_back({{"entry", s.entry}, {"grid", dim(s.grid)}, {"block", dim(s.block)}, {"shared_bytes", s.shared_bytes}});
+  for (const LaunchStep& s : family.launches(workload, best.config)) {
+    // The arguments in order: a named array of the format the configuration reads (CSR's
+    // row_ptr, or SELL-32's slice_ptr, ...), or a scalar's value.
+    nlohmann::json args = nlohmann::json::array();
+    for (const KernelArg& a : s.args) {
+      if (!a.buffer.empty()) args.push_back({{"buffer", a.buffer}});
+      else std::visit([&args](auto v) { args.push_back({{"scalar", v}}); }, a.scalar);
+    }
+    launch.push_back({{"entry", s.entry}, {"grid", dim(s.grid)}, {"block", dim(s.block)}, {"shared_bytes", s.shared_bytes},
+                      {"args", args}});
+  }
   j["launch"] = launch;
   // Why it is fast: the emulator's time, bottleneck and sensitivity vector of the chosen
   // configuration (the first model's time and bottleneck, no sensitivity, when the emulator

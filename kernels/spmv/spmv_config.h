@@ -9,10 +9,11 @@
 namespace ktune {
 
 // In the order of the "schedule" choices.
-enum class SpmvSchedule { Row, Subwarp, Merge, Adaptive };
+enum class SpmvSchedule { Row, Subwarp, Merge, Adaptive, Sell };
 
-// schedule ∈ {row, subwarp, merge, adaptive}, block (threads per block), lanes (threads per
-// row), items_per_thread (merge and adaptive items per thread). Parameters a schedule does not
+// schedule ∈ {row, subwarp, merge, adaptive, sell}, block (threads per block), lanes (threads per
+// row), items_per_thread (merge and adaptive items per thread). Sell runs on the SELL-32 form of
+// the matrix (spmv_sell_format.h), the others on CSR as it is. Parameters a schedule does not
 // use are pinned to one value, so that no two configurations compile to the same kernel.
 ParameterSpace spmv_space();
 
@@ -26,7 +27,7 @@ struct SpmvConfig {
   static SpmvConfig from(const Config& config);
 
   std::string schedule_name() const;
-  // Rows one block covers (row and subwarp schedules).
+  // Rows one block covers (row, subwarp and sell schedules).
   int32_t rows_per_block() const { return block / lanes; }
   // Items one block stages: merge-path items (row ends + nonzeros) for merge, nonzeros for
   // adaptive.

@@ -23,8 +23,13 @@ bool tiled(const Config& c) {
   return s == SpmvSchedule::Merge || s == SpmvSchedule::Adaptive;
 }
 
+bool has_lanes(const Config& c) {
+  const auto s = static_cast<SpmvSchedule>(c.at("schedule"));
+  return s == SpmvSchedule::Row || s == SpmvSchedule::Subwarp;
+}
+
 // Block coarsening: twice the threads per block, so each block covers twice the rows (row,
-// subwarp) or twice the tile (merge, adaptive).
+// subwarp, sell) or twice the tile (merge, adaptive).
 std::optional<Config> grow_block(const Config& from) {
   Config c = from;
   c.at("block") *= 2;
@@ -33,7 +38,7 @@ std::optional<Config> grow_block(const Config& from) {
 
 // Thread coarsening: each thread takes twice the work. For row and subwarp schedules that is
 // half the lanes per row (two lanes become one: the row schedule); for the tiled schedules,
-// twice the items per thread.
+// twice the items per thread. Sell's lane walks a whole row already: it has no such step.
 std::optional<Config> coarsen_threads(const Config& from) {
   Config c = from;
   if (tiled(c)) {
@@ -49,7 +54,7 @@ std::optional<Config> coarsen_threads(const Config& from) {
 // Block reshaping: the same block as more lanes per row and fewer rows, the inverse of thread
 // coarsening for the row-based schedules (one lane becomes a subwarp of two).
 std::optional<Config> reshape_lanes(const Config& from) {
-  if (tiled(from)) return std::nullopt;
+  if (!has_lanes(from)) return std::nullopt;
   Config c = from;
   c.at("lanes") *= 2;
   c.at("schedule") = kSubwarp;
@@ -68,7 +73,8 @@ CanonicalMoves SpmvFamily::canonical_moves() const {
   // but a walk from row that the model sends along block or thread coarsening never gets
   // there, so it has a start of its own (the multi-start keeps the best predicted walk).
   moves.starts = {start(SpmvSchedule::Row, 64), start(SpmvSchedule::Subwarp, 64, 2),
-                  start(SpmvSchedule::Merge, 64), start(SpmvSchedule::Adaptive, 128)};
+                  start(SpmvSchedule::Merge, 64), start(SpmvSchedule::Adaptive, 128),
+                  start(SpmvSchedule::Sell, 64)};
   moves.directions = {{"block", "coarsen", grow_block},
                       {"threads", "coarsen", coarsen_threads},
                       {"lanes", "reshape", reshape_lanes}};

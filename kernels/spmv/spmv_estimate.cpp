@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "kernels/spmv/spmv_adaptive_partition.h"
+#include "kernels/spmv/spmv_sell_format.h"
 
 namespace ktune {
 
@@ -30,8 +31,9 @@ double gathered_x_bytes(const CsrF64& a, const std::vector<int64_t>& starts, siz
   return static_cast<double>(sectors * kSectorBytes);
 }
 
-// Row and subwarp schedules: warp w holds rows [w * r, (w + 1) * r) with r = 32 / lanes, and
-// its slowest lane loops ceil(length / lanes) times over the longest of them.
+// Row, subwarp and sell schedules: warp w holds rows [w * r, (w + 1) * r) with r = 32 / lanes,
+// and its slowest lane loops ceil(length / lanes) times over the longest of them (for sell, the
+// width of its slice).
 void estimate_row_warps(const CsrF64& a, const SpmvConfig& config, int64_t warps, WorkEstimate& e,
                         std::vector<int64_t>& group_starts) {
   const int64_t rows_per_warp = kWarpSize / config.lanes;
@@ -124,8 +126,15 @@ WorkEstimate estimate_spmv(const CsrF64& a, const SpmvConfig& config, Dtype dtyp
   }
   const double value_bytes = static_cast<double>(dtype_size(dtype));
   const double rows = a.rows;
-  const double nnz = static_cast<double>(a.nnz());
-  e.dram_bytes = (rows + 1) * 4 + nnz * (4 + value_bytes) +
+  // The matrix as the schedule stores it: CSR's row pointers and nonzeros, or SELL-32's slice
+  // offsets and entries, padding included (a refused form is estimated all the same: slow).
+  double pointers = rows + 1, entries = static_cast<double>(a.nnz());
+  if (config.schedule == SpmvSchedule::Sell) {
+    const SellShape shape = sell_shape(a);
+    pointers = static_cast<double>(shape.slices + 1);
+    entries = static_cast<double>(shape.stored);
+  }
+  e.dram_bytes = pointers * 4 + entries * (4 + value_bytes) +
                  gathered_x_bytes(a, group_starts, dtype_size(dtype)) +
                  y_writes * rows * value_bytes + row_block_bytes;
   return e;

@@ -10,6 +10,8 @@
 #include "kernels/spmv/spmv_config.h"
 #include "kernels/spmv/spmv_estimate.h"
 #include "kernels/spmv/spmv_reference.h"
+#include "kernels/spmv/spmv_sell_format.h"
+#include "workload/input_error.h"
 
 namespace ktune {
 
@@ -25,9 +27,19 @@ std::string_view schedule_template(SpmvSchedule schedule) {
       return templates::k_spmv_merge_cu;
     case SpmvSchedule::Adaptive:
       return templates::k_spmv_adaptive_cu;
+    case SpmvSchedule::Sell:
+      return templates::k_spmv_sell_cu;
   }
   return {};
 }
+
+// The device inputs a schedule reads, x last: CSR as it is, or its SELL-32 form.
+std::vector<std::string> input_names(SpmvSchedule schedule) {
+  if (schedule == SpmvSchedule::Sell) return {"slice_ptr", "sell_col_idx", "sell_values", "x"};
+  return {"row_ptr", "col_idx", "values", "x"};
+}
+
+bool is_sell(const SpmvConfig& c) { return c.schedule == SpmvSchedule::Sell; }
 
 // The one launch of every schedule, on a grid of `blocks`.
 LaunchStep spmv_launch(const CsrF64& a, const SpmvConfig& c, int64_t blocks) {
@@ -43,19 +55,24 @@ LaunchStep spmv_launch(const CsrF64& a, const SpmvConfig& c, int64_t blocks) {
   if (c.schedule == SpmvSchedule::Merge) {
     step.args.push_back(KernelArg::of_scalar(static_cast<int32_t>(a.nnz())));
   }
-  for (const char* buffer : {"row_ptr", "col_idx", "values", "x", "y"}) {
-    step.args.push_back(KernelArg::of_buffer(buffer));
-  }
+  for (const std::string& buffer : input_names(c.schedule)) step.args.push_back(KernelArg::of_buffer(buffer));
+  step.args.push_back(KernelArg::of_buffer("y"));
   return step;
 }
 
-// The buffers every schedule reads and writes; adaptive adds its row blocks.
-// The inputs every schedule shares: the CSR arrays as they are, and x.
-std::vector<DeviceBuffer> csr_inputs(const CsrF64& a, Dtype dtype) {
+// The inputs of input_names(schedule), built from the workload.
+std::vector<DeviceBuffer> format_inputs(const CsrF64& a, const SpmvConfig& c, Dtype dtype) {
   std::vector<DeviceBuffer> inputs;
-  inputs.push_back(index_buffer("row_ptr", a.row_ptr));
-  inputs.push_back(index_buffer("col_idx", a.col_idx));
-  inputs.push_back(value_buffer("values", a.values, dtype));
+  if (is_sell(c)) {
+    const SellMatrix sell = sell_matrix(a);
+    inputs.push_back(index_buffer("slice_ptr", sell.slice_ptr));
+    inputs.push_back(index_buffer("sell_col_idx", sell.col_idx));
+    inputs.push_back(value_buffer("sell_values", sell.values, dtype));
+  } else {
+    inputs.push_back(index_buffer("row_ptr", a.row_ptr));
+    inputs.push_back(index_buffer("col_idx", a.col_idx));
+    inputs.push_back(value_buffer("values", a.values, dtype));
+  }
   inputs.push_back(value_buffer("x", deterministic_input_vector(a.cols), dtype));
   return inputs;
 }
@@ -65,7 +82,8 @@ std::vector<DeviceBuffer> csr_inputs(const CsrF64& a, Dtype dtype) {
 std::string SpmvFamily::description() const {
   return "Sparse matrix-vector product y = A·x on CSR: one thread per row (row), a sub-warp of "
          "lanes per row (subwarp), merge-path load balancing over rows + nonzeros (merge), or "
-         "row blocks of about one tile of nonzeros each, cut on the host (adaptive)";
+         "row blocks of about one tile of nonzeros each, cut on the host (adaptive); or on the "
+         "matrix's SELL-32 form, a warp per slice of 32 rows (sell)";
 }
 
 ParameterSpace SpmvFamily::space() const { return spmv_space(); }
@@ -88,13 +106,18 @@ KernelSource SpmvFamily::source(const Config& config, Dtype dtype) const {
 std::vector<LaunchStep> SpmvFamily::launches(const Workload& w, const Config& config) const {
   const SpmvConfig c = SpmvConfig::from(config);
   const CsrF64& a = w.matrix;
+  if (is_sell(c)) {
+    // A refused form has no launch; the tuner reports why before anything runs.
+    if (const std::string why = sell_refusal(a, sell_shape(a)); !why.empty()) throw InputError(why);
+  }
   const int64_t blocks = c.schedule == SpmvSchedule::Adaptive
                              ? adaptive_partition(a, c.tile_items()).blocks()
                              : c.blocks(a.rows, a.nnz());
   return {spmv_launch(a, c, blocks)};
 }
 
-// CSR is the kernels' own format: only the adaptive schedule has host work, its partition.
+// The host work of a plan besides its inputs: the adaptive schedule's partition. (Sell's
+// conversion happens with its inputs, in format_inputs, and is shared with them.)
 LaunchPlan SpmvFamily::plan_with(const Workload& w, const Config& config, Dtype dtype,
                                  std::vector<DeviceBuffer> inputs) const {
   const SpmvConfig c = SpmvConfig::from(config);
@@ -121,19 +144,28 @@ LaunchPlan SpmvFamily::plan_with(const Workload& w, const Config& config, Dtype 
 }
 
 LaunchPlan SpmvFamily::prepare(const Workload& w, const Config& config, Dtype dtype) const {
-  return plan_with(w, config, dtype, csr_inputs(w.matrix, dtype));
+  const SpmvConfig c = SpmvConfig::from(config);
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<DeviceBuffer> inputs = format_inputs(w.matrix, c, dtype);
+  const double convert_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  LaunchPlan plan = plan_with(w, config, dtype, std::move(inputs));
+  if (is_sell(c)) plan.prepare_seconds = convert_seconds;
+  return plan;
 }
 
 LaunchPlan SpmvFamily::prepare_next(const Workload& w, const Config& config, Dtype dtype,
                                     const LaunchPlan& previous) const {
   std::vector<DeviceBuffer> inputs;
-  for (const char* name : {"row_ptr", "col_idx", "values", "x"}) {
+  for (const std::string& name : input_names(SpmvConfig::from(config).schedule)) {
     auto it = std::find_if(previous.buffers.begin(), previous.buffers.end(),
                            [name](const DeviceBuffer& b) { return b.name == name; });
     if (it == previous.buffers.end() || it->bytes.empty()) return prepare(w, config, dtype);
     inputs.push_back(*it);  // shares the bytes and their hash
   }
-  return plan_with(w, config, dtype, std::move(inputs));
+  LaunchPlan plan = plan_with(w, config, dtype, std::move(inputs));
+  // The SELL-32 form it shares cost the previous plan its conversion.
+  if (is_sell(SpmvConfig::from(config))) plan.prepare_seconds = previous.prepare_seconds;
+  return plan;
 }
 
 std::vector<double> SpmvFamily::reference(const Workload& w) const {

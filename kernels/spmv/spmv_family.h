@@ -1,5 +1,5 @@
 #pragma once
-// The SpMV family: y = A·x on the workload's CSR matrix, in three schedules (spmv_config.h).
+// The SpMV family: y = A·x on the workload's CSR matrix or its SELL-32 form, in five schedules (spmv_config.h).
 #include "kernels/kernel_family.h"
 
 namespace ktune {

@@ -40,15 +40,30 @@ bool passes_scalar(const LaunchStep& step, int64_t value) {
   return false;
 }
 
+// SELL-32: warp w walks slice w, one step per stored column of it (its width).
+std::optional<std::vector<double>> sell_block_weights(const IntView& slice_ptr, const LaunchStep& step, int64_t blocks) {
+  const int64_t slices = static_cast<int64_t>(slice_ptr.size) - 1;
+  const int64_t threads = int64_t{step.block.x} * step.block.y * step.block.z;
+  const int64_t warps_per_block = std::max<int64_t>(1, (threads + 31) / 32);
+  std::vector<double> weights(static_cast<size_t>(blocks), 0.0);
+  for (int64_t b = 0; b < blocks; ++b) {
+    for (int64_t w = b * warps_per_block; w < std::min(slices, (b + 1) * warps_per_block); ++w)
+      weights[static_cast<size_t>(b)] += static_cast<double>(1 + (slice_ptr[w + 1] - slice_ptr[w]) / 32);
+  }
+  return weights;
+}
+
 }  // namespace
 
 std::optional<std::vector<double>> csr_block_weights(const LaunchPlan& plan, const LaunchStep& step) {
+  const int64_t blocks = int64_t{step.grid.x} * step.grid.y * step.grid.z;
+  if (blocks < 1) return std::nullopt;
+  if (const IntView slice_ptr = int_buffer(plan, step, "slice_ptr"); slice_ptr.size >= 1)
+    return sell_block_weights(slice_ptr, step, blocks);
   const IntView row_ptr = int_buffer(plan, step, "row_ptr");
   if (row_ptr.size < 2) return std::nullopt;
   const int64_t rows = static_cast<int64_t>(row_ptr.size) - 1;
   const int64_t nnz = row_ptr.back();
-  const int64_t blocks = int64_t{step.grid.x} * step.grid.y * step.grid.z;
-  if (blocks < 1) return std::nullopt;
   std::vector<double> weights(static_cast<size_t>(blocks), 0.0);
 
   const IntView row_blocks = int_buffer(plan, step, "row_blocks");

@@ -1,5 +1,6 @@
 #pragma once
-// Block weights of a launch over a CSR matrix, read from the plan's own buffers (O(blocks),
+// Block weights of a launch over a CSR matrix or its SELL-32 form, read from the plan's own
+// buffers (O(blocks),
 // O(rows) for row-per-lane launches): a block weighs the rows plus nonzeros it covers (the
 // merge-path measure of SpMV work), or, where rows are split over lanes, its warps' slowest
 // lane loop iterations. The
@@ -19,7 +20,10 @@ namespace ktune {
 //   - otherwise: consecutive rows per warp, r of them (a power of two, 32 / r lanes a row: the
 //     fewest that cover the rows); a block weighs the sum over its warps of
 //     1 + ceil(longest row / lanes).
-// Nothing (std::nullopt) when the step reads no "row_ptr" buffer or the buffers are malformed.
+//   - a "slice_ptr" buffer (SELL-32, spmv_sell_format.h): warp w walks slice w, and a block
+//     weighs the sum over its warps of 1 + the slice's width.
+// Nothing (std::nullopt) when the step reads neither "row_ptr" nor "slice_ptr", or the buffers
+// are malformed.
 std::optional<std::vector<double>> csr_block_weights(const LaunchPlan& plan, const LaunchStep& step);
 
 }  // namespace ktune

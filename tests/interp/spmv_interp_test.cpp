@@ -11,12 +11,16 @@
 #include "model/interp/interpreter.h"
 #include "model/ptx/ptx_parser.h"
 #include "tests/kernels/random_csr.h"
+#include "tests/kernels/sell_refusal.h"
+#include "workload/generators.h"
+#include "workload/input_error.h"
 #include "tests/ptx/spmv_ptx_corpus.h"
 
 namespace ktune::interp {
 namespace {
 
 using testing_support::random_csr;
+using testing_support::sell_refused;
 using testing_support::spmv_ptx_corpus;
 
 Workload workload_of(CsrF64 m) {
@@ -72,15 +76,22 @@ TEST(SpmvInterp, EveryConfigurationComputesTheReference) {
       {"long row", workload_of(matrix_with_long_row(301, 24000, 20000, 7))},
       {"random", workload_of(random_csr(700, 500, 12, 11))},
       {"all empty", workload_of(random_csr(37, 20, 0, 3))},
+      {"stencil", workload_of(generate_stencil_2d(15))},  // SELL-32 takes it: 225 rows, padded
   };
   std::vector<std::vector<double>> references;
   for (const auto& [name, w] : workloads) references.push_back(family.reference(w));
-  int checked = 0;
+  int checked = 0, refused = 0, sell_checked = 0;
   for (const auto& item : spmv_ptx_corpus()) {
     const ptx::PtxModule module = ptx::parse_ptx(item.ptx);
     for (size_t i = 0; i < workloads.size(); ++i) {
       SCOPED_TRACE(item.name + " on " + workloads[i].first);
       const Workload& w = workloads[i].second;
+      if (sell_refused(item.config, w.matrix)) {
+        EXPECT_THROW(family.prepare(w, item.config, item.dtype), InputError);
+        ++refused;
+        continue;
+      }
+      sell_checked += item.entry == "spmv_sell";
       const LaunchPlan plan = family.prepare(w, item.config, item.dtype);
       std::vector<double> y;
       ASSERT_NO_THROW(y = compute_output(module, plan, item.dtype));
@@ -90,7 +101,9 @@ TEST(SpmvInterp, EveryConfigurationComputesTheReference) {
       ++checked;
     }
   }
-  EXPECT_EQ(checked, 202 * 3);
+  EXPECT_EQ(checked + refused, 106 * 2 * 4);
+  EXPECT_EQ(sell_checked, 5 * 2 * 2);  // sell on the empty and stencil matrices
+  EXPECT_EQ(refused, 5 * 2 * 2);       // and refused on the long row and the random one
 }
 
 // The check has teeth: a kernel that drops the last nonzero of every row fails it.

@@ -41,6 +41,7 @@ TEST(SpmvSpace, HoldsExactlyTheDocumentedConfigurations) {
     for (int64_t items : {1, 2, 4, 8}) {
       if (block >= 128 && block * items <= 4096) expected.insert({3, block, 1, items});
     }
+    expected.insert({4, block, 1, 1});
   }
   std::set<Shape> got;
   const std::vector<Config> configs = spmv_space().enumerate();

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <numeric>
 
+#include "kernels/spmv/spmv_sell_format.h"
 #include "random_csr.h"
+#include "workload/generators.h"
 
 namespace ktune {
 namespace {
@@ -153,6 +155,29 @@ TEST(SpmvEstimate, SharedColumnsCostOneSectorPerWarp) {
   const WorkEstimate e = estimate_spmv(a, config(SpmvSchedule::Row, 128, 1, 1), Dtype::F64);
   EXPECT_DOUBLE_EQ(e.dram_bytes, 641 * 4.0 + 640 * 12.0 + 20 * 32.0 + 640 * 8.0);
   EXPECT_GE(e.dram_bytes, spmv_min_bytes(a, Dtype::F64) - 100 * 8.0);
+}
+
+}  // namespace
+}  // namespace ktune
+
+namespace ktune {
+namespace {
+
+// Sell's warps are the row schedule's (a lane a row, 32 rows a warp) over the SELL-32 form: it
+// reads slice offsets instead of row pointers, and its padding besides the nonzeros.
+TEST(SpmvEstimate, SellReadsSliceOffsetsAndPaddingInsteadOfRowPointers) {
+  const CsrF64 a = generate_stencil_2d(30);  // 900 rows of 3 to 5 entries: padded slices
+  const SellShape shape = sell_shape(a);
+  ASSERT_GT(shape.stored, a.nnz());
+  for (Dtype dtype : {Dtype::F32, Dtype::F64}) {
+    const WorkEstimate row = estimate_spmv(a, config(SpmvSchedule::Row, 128, 1, 1), dtype);
+    const WorkEstimate sell = estimate_spmv(a, config(SpmvSchedule::Sell, 128, 1, 1), dtype);
+    EXPECT_EQ(sell.warp_work, row.warp_work);
+    EXPECT_EQ(sell.blocks, row.blocks);
+    const double entry_bytes = 4.0 + static_cast<double>(dtype_size(dtype));
+    const double expected = (shape.slices - a.rows) * 4.0 + (shape.stored - a.nnz()) * entry_bytes;
+    EXPECT_DOUBLE_EQ(sell.dram_bytes - row.dram_bytes, expected);
+  }
 }
 
 }  // namespace

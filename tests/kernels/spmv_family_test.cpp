@@ -9,12 +9,15 @@
 #include "kernels/spmv/spmv_adaptive_partition.h"
 #include "kernels/spmv/spmv_config.h"
 #include "random_csr.h"
+#include "sell_refusal.h"
+#include "workload/generators.h"
 #include "workload/input_error.h"
 
 namespace ktune {
 namespace {
 
 using testing_support::random_csr;
+using testing_support::sell_refused;
 
 Workload workload_of(CsrF64 m) {
   Workload w;
@@ -74,11 +77,17 @@ TEST(SpmvFamily, SourcePerConfigurationIsSpecialisedAndDistinct) {
 
 TEST(SpmvFamily, LaunchesCoverEveryRowAndNonzero) {
   const SpmvFamily family;
-  for (const CsrF64& m : {random_csr(1000, 700, 20, 1), random_csr(1, 5, 5, 2),
-                          random_csr(0, 5, 0, 3), random_csr(4097, 64, 1, 4)}) {
+  int sell_launches = 0;
+  for (const CsrF64& m : {random_csr(1000, 700, 20, 1), random_csr(1, 5, 5, 2), random_csr(0, 5, 0, 3),
+                          random_csr(4097, 64, 1, 4), generate_stencil_2d(45)}) {
     const Workload w = workload_of(m);
     for (const Config& config : family.space().enumerate()) {
       const SpmvConfig c = SpmvConfig::from(config);
+      if (sell_refused(config, m)) {
+        EXPECT_THROW(family.launches(w, config), InputError);
+        continue;
+      }
+      sell_launches += c.schedule == SpmvSchedule::Sell;
       const std::vector<LaunchStep> steps = family.launches(w, config);
       ASSERT_EQ(steps.size(), 1u);
       const LaunchStep& s = steps[0];
@@ -102,11 +111,12 @@ TEST(SpmvFamily, LaunchesCoverEveryRowAndNonzero) {
       }
     }
   }
+  EXPECT_EQ(sell_launches, 3 * 5);  // the one-row, empty and stencil matrices take SELL-32
 }
 
 TEST(SpmvFamily, LaunchArgumentsMatchTheKernelSignatures) {
   const SpmvFamily family;
-  const Workload w = workload_of(random_csr(300, 200, 10, 5));
+  const Workload w = workload_of(generate_stencil_2d(18));  // every schedule takes it
   for (const Config& config : family.space().enumerate()) {
     const LaunchStep s = family.launches(w, config).at(0);
     const SpmvSchedule schedule = SpmvConfig::from(config).schedule;
@@ -121,7 +131,9 @@ TEST(SpmvFamily, LaunchArgumentsMatchTheKernelSignatures) {
       EXPECT_EQ(std::get<int32_t>(s.args[1].scalar), w.matrix.nnz());
     }
     const size_t first_buffer = merge ? 2 : 1;
-    const std::vector<std::string> names = {"row_ptr", "col_idx", "values", "x", "y"};
+    const std::vector<std::string> names =
+        schedule == SpmvSchedule::Sell ? std::vector<std::string>{"slice_ptr", "sell_col_idx", "sell_values", "x", "y"}
+                                       : std::vector<std::string>{"row_ptr", "col_idx", "values", "x", "y"};
     for (size_t i = 0; i < names.size(); ++i) EXPECT_EQ(s.args[first_buffer + i].buffer, names[i]);
   }
 }
@@ -158,7 +170,7 @@ TEST(SpmvFamily, PrepareUploadsTheMatrixAndX) {
 // Merge always accumulates; adaptive only when a row is long enough to be split in slices.
 TEST(SpmvFamily, OnlyMergeAndSplitRowsAccumulateIntoAZeroedOutput) {
   const SpmvFamily family;
-  const Workload short_rows = workload_of(random_csr(10, 10, 3, 8));
+  const Workload short_rows = workload_of(generate_stencil_2d(4));
   const int32_t longest_unsplit = static_cast<int32_t>(kAdaptiveSplitTiles * 4096);
   const Workload long_row =
       workload_of(testing_support::csr_with_row_lengths({2, longest_unsplit + 1, 2}, 20000));
@@ -166,6 +178,7 @@ TEST(SpmvFamily, OnlyMergeAndSplitRowsAccumulateIntoAZeroedOutput) {
     const SpmvSchedule schedule = SpmvConfig::from(config).schedule;
     EXPECT_EQ(family.prepare(short_rows, config, Dtype::F32).zero_output_first,
               schedule == SpmvSchedule::Merge);
+    if (sell_refused(config, long_row.matrix)) continue;
     EXPECT_EQ(family.prepare(long_row, config, Dtype::F32).zero_output_first,
               schedule == SpmvSchedule::Merge || schedule == SpmvSchedule::Adaptive);
   }
@@ -230,10 +243,14 @@ namespace {
 TEST(SpmvFamily, PrepareNextSharesTheInputsAndKeepsItsOwnLaunches) {
   const SpmvFamily family;
   Workload w;
-  w.matrix = testing_support::random_csr(500, 400, 12, 9);
+  w.matrix = generate_stencil_2d(23);
   const std::vector<Config> configs = family.space().enumerate();
-  const LaunchPlan first = family.prepare(w, configs.front(), Dtype::F32);
+  const Config first_sell = spmv_space().from_json({{"schedule", "sell"}, {"block", 64}});
+  const LaunchPlan first_csr = family.prepare(w, configs.front(), Dtype::F32);
+  const LaunchPlan first_sell_plan = family.prepare(w, first_sell, Dtype::F32);
   for (const Config& config : configs) {
+    const bool sell = SpmvConfig::from(config).schedule == SpmvSchedule::Sell;
+    const LaunchPlan& first = sell ? first_sell_plan : first_csr;
     const LaunchPlan fresh = family.prepare(w, config, Dtype::F32);
     const LaunchPlan next = family.prepare_next(w, config, Dtype::F32, first);
     ASSERT_EQ(next.buffers.size(), fresh.buffers.size());
@@ -243,7 +260,7 @@ TEST(SpmvFamily, PrepareNextSharesTheInputsAndKeepsItsOwnLaunches) {
       EXPECT_EQ(a.name, b.name);
       EXPECT_EQ(a.size, b.size);
       EXPECT_EQ(a.bytes.view(), b.bytes.view()) << a.name;
-      const bool shared_input = a.name == "row_ptr" || a.name == "col_idx" || a.name == "values" || a.name == "x";
+      const bool shared_input = a.name != "y" && a.name != "row_blocks";
       if (shared_input) {
         EXPECT_EQ(b.bytes.data(), first.buffers[i].bytes.data()) << a.name << " was copied";
       }
@@ -252,6 +269,11 @@ TEST(SpmvFamily, PrepareNextSharesTheInputsAndKeepsItsOwnLaunches) {
     ASSERT_EQ(next.steps.size(), fresh.steps.size());
     EXPECT_EQ(next.steps[0].entry, fresh.steps[0].entry);
     EXPECT_EQ(next.steps[0].grid.x, fresh.steps[0].grid.x);
+    // After a plan of the other format the inputs are built afresh, and are the same.
+    const LaunchPlan crossed = family.prepare_next(w, config, Dtype::F32, sell ? first_csr : first_sell_plan);
+    ASSERT_EQ(crossed.buffers.size(), fresh.buffers.size());
+    for (size_t i = 0; i < fresh.buffers.size(); ++i)
+      EXPECT_EQ(crossed.buffers[i].bytes.view(), fresh.buffers[i].bytes.view()) << fresh.buffers[i].name;
   }
 }
 

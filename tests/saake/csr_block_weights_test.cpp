@@ -8,6 +8,7 @@
 #include "kernels/spmv/spmv_family.h"
 #include "tests/kernels/random_csr.h"
 #include "tests/saake/spmv_candidates.h"
+#include "workload/generators.h"
 
 namespace ktune {
 namespace {
@@ -79,6 +80,30 @@ TEST(CsrBlockWeights, BlocksWeighTheWorkTheyCover) {
       // The partition cuts the hub row into slices, each still more than one tile (256).
       EXPECT_LT(heaviest, 2000);
       EXPECT_GT(heaviest, 256);
+    }
+  }
+}
+
+// SELL-32 (on a matrix it takes): the same warps as the row schedule, one step per stored
+// column; the family's O(nnz) estimate agrees to within the step per warp added here.
+TEST(CsrBlockWeights, SellBlocksWeighTheirSlicesWidths) {
+  const SpmvFamily family;
+  Workload w;
+  w.matrix = generate_stencil_2d(70);
+  for (const char* key : {"block=64;items_per_thread=1;lanes=1;schedule=sell",
+                          "block=512;items_per_thread=1;lanes=1;schedule=sell"}) {
+    SCOPED_TRACE(key);
+    const LaunchPlan plan = family.prepare(w, testing_support::spmv_config(key), Dtype::F64);
+    const LaunchStep& step = plan.steps.at(0);
+    const std::optional<std::vector<double>> weights = csr_block_weights(plan, step);
+    ASSERT_TRUE(weights.has_value());
+    ASSERT_EQ(static_cast<int64_t>(weights->size()), int64_t{step.grid.x});
+    const std::vector<double> estimated =
+        block_weights_for(family.estimate(w, testing_support::spmv_config(key), Dtype::F64), step);
+    const double warps = (step.block.x + 31) / 32;
+    for (size_t b = 0; b < weights->size(); ++b) {
+      EXPECT_NEAR((*weights)[b], estimated[b], warps) << b;
+      EXPECT_GT((*weights)[b], estimated[b]) << b;  // the step per warp is there
     }
   }
 }

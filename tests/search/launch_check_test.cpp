@@ -41,5 +41,16 @@ TEST_F(LaunchCheck, TooMuchSharedMemoryIsRefused) {
   EXPECT_NE(why.find("shared memory"), std::string::npos) << why;
 }
 
+// A format the workload refuses is refused before launch, with the family's reason; the same
+// configuration on a matrix that takes it may launch.
+TEST_F(LaunchCheck, AFormatTheWorkloadRefusesIsRefusedBeforeLaunch) {
+  const Config sell = family.space().from_json({{"schedule", "sell"}, {"block", 256}});
+  EXPECT_EQ(launch_violation(family, w, sell, compiled("spmv_sell", 32, 0), gpu), "");
+  Workload skewed;
+  skewed.matrix = generate_rmat(10, 16, 1);
+  const std::string why = launch_violation(family, skewed, sell, compiled("spmv_sell", 32, 0), gpu);
+  EXPECT_NE(why.find("schedule sell refused"), std::string::npos) << why;
+}
+
 }  // namespace
 }  // namespace ktune

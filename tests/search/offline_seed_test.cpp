@@ -38,12 +38,12 @@ TEST(OfflineSeed, EmulatorCasesAreSeededByTheWalkTheOthersFallBack) {
     ++walked;
     EXPECT_EQ(truth.model, "emulator") << truth.label();
     for (const auto& [key, row] : table->second.rows) EXPECT_DOUBLE_EQ(truth.predicted_us.at(key), row.time_us);
-    EXPECT_FALSE(seed.stop.empty()) << truth.label();
-    EXPECT_GE(seed.walk_steps, 1u) << truth.label();
+    EXPECT_FALSE(seed.stop.empty()) << truth.label();  // a walk ran (its start may already be its best)
     // The walk keeps the best prediction it saw, never worse than where it started.
     TableOracle oracle(space, table->second);
     double start_best = std::numeric_limits<double>::infinity();
-    for (const Config& s : family.canonical_moves().starts) start_best = std::min(start_best, oracle.evaluate(s)->time_us);
+    for (const Config& s : family.canonical_moves().starts)
+      if (const auto v = oracle.evaluate(s)) start_best = std::min(start_best, v->time_us);  // none: refused there
     EXPECT_LE(table->second.rows.at(seed.key).time_us, start_best) << truth.label();
   }
   EXPECT_EQ(walked, tables.size());

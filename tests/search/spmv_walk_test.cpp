@@ -33,11 +33,23 @@ TEST(SpmvDirections, ReshapeAndCoarsenAreInversesAcrossRowAndSubwarp) {
   EXPECT_FALSE(direction(moves, "block").step(row(1024))) << "no block beyond the space";
 }
 
+// A sell lane walks its whole row in the SELL-32 form: no lanes to add or take away, only blocks.
+TEST(SpmvDirections, SellMovesOnlyAlongTheBlock) {
+  const CanonicalMoves moves = find_family("spmv")->canonical_moves();
+  const Config sell = spmv_space().from_json({{"schedule", "sell"}, {"block", 128}});
+  EXPECT_FALSE(direction(moves, "lanes").step(sell)) << "a subwarp would leave the SELL-32 form";
+  EXPECT_FALSE(direction(moves, "threads").step(sell));
+  const std::optional<Config> bigger = direction(moves, "block").step(sell);
+  ASSERT_TRUE(bigger);
+  EXPECT_EQ(SpmvConfig::from(*bigger).schedule, SpmvSchedule::Sell);
+  EXPECT_EQ(bigger->at("block"), 256);
+}
+
 TEST(SpmvDirections, EveryScheduleHasACanonicalStart) {
   std::set<SpmvSchedule> schedules;
   for (const Config& c : find_family("spmv")->canonical_moves().starts) schedules.insert(SpmvConfig::from(c).schedule);
   EXPECT_EQ(schedules, (std::set<SpmvSchedule>{SpmvSchedule::Row, SpmvSchedule::Subwarp, SpmvSchedule::Merge,
-                                               SpmvSchedule::Adaptive}));
+                                               SpmvSchedule::Adaptive, SpmvSchedule::Sell}));
 }
 
 TEST(SpmvDirections, EveryStepFromEveryStartStaysInTheSpace) {

@@ -84,6 +84,11 @@ TEST_F(ApiTest, TuneThenExactLookupThenStoredAnswer) {
   EXPECT_FALSE(answer["entry"].empty());
   EXPECT_FALSE(answer["launch"].empty());
   EXPECT_GT(answer["launch"][0]["grid"][0].get<int>(), 0);
+  // The arguments name the format's arrays the kernel reads, then x and y.
+  const json& args = answer["launch"][0]["args"];
+  ASSERT_GE(args.size(), 3u);
+  EXPECT_EQ(args[args.size() - 2]["buffer"], "x");
+  EXPECT_EQ(args.back()["buffer"], "y");
   EXPECT_GT(answer["predicted_us"].get<double>(), 0);
   EXPECT_TRUE(answer["measured_us"].is_null());
   // Why it is fast: the emulator's bottleneck and sensitivity vector of the chosen configuration.
