@@ -64,12 +64,15 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
   // Counting pass: in how many sampled blocks each sector appears; each block's footprint.
   const GatherReuse gathers(samples, context.grid_scale);
   SectorTable table;
-  std::vector<double> block_distinct(samples.size(), 0);
+  // Each block's distinct sectors, and how many of them it first reached by a gather.
+  std::vector<double> block_distinct(samples.size(), 0), block_gathered(samples.size(), 0);
   for (uint32_t bi = 0; bi < samples.size(); ++bi) {
     for_each_global_access(samples[bi], [&](size_t, size_t, const TraceOp& op, uint64_t sector) {
       SectorEntry& e = table.at(sector);
-      if (op.op == OpClass::GlobalLoad && gathers.reads_per_sector(op.pc) > 1) e.gathered = true;
+      const bool gather = op.op == OpClass::GlobalLoad && gathers.reads_per_sector(op.pc) > 1;
+      if (gather) e.gathered = true;
       if (e.last_block != bi) {
+        block_gathered[bi] += gather;
         // A pair of touchers resident together is enough: their reuse is short-distance.
         if (e.last_block != UINT32_MAX &&
             std::abs(static_cast<double>(samples[bi].block - samples[e.last_block].block)) < context.resident_blocks)
@@ -93,12 +96,19 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
   // The blocks resident at once: as many typical blocks, whose footprint is the sampled
   // footprint per unit of work times the grid's work per block (a plain mean of the samples
   // would let a few heavy ones stand for every resident block); never more than the grid's.
-  double sampled_distinct = 0;
-  for (double d : block_distinct) sampled_distinct += d;
+  // What they gather from one vector they share: that part is at most the vector.
+  double sampled_distinct = 0, sampled_gathered = 0;
+  for (size_t bi = 0; bi < samples.size(); ++bi) {
+    sampled_distinct += block_distinct[bi];
+    sampled_gathered += block_gathered[bi];
+  }
   const double grid_blocks = context.grid_blocks > 0 ? context.grid_blocks : static_cast<double>(samples.size()) * scale;
+  const double resident = std::max(1.0, context.resident_blocks);
+  const double per_block = kSectorBytes * scale / grid_blocks;
   out.cache.resident_footprint_bytes =
       std::min(out.cache.grid_footprint_bytes,
-               kSectorBytes * sampled_distinct * scale / grid_blocks * std::max(1.0, context.resident_blocks));
+               per_block * (sampled_distinct - sampled_gathered) * resident +
+                   std::min(per_block * sampled_gathered * resident, gathers.vector_bytes()));
   // L2 keeps a sector over a reuse distance of `bytes` (random-replacement approximation);
   // no reuse distance is shorter than the footprint of the blocks resident together.
   const auto l2_keeps = [&](double bytes) {

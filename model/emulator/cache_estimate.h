@@ -16,7 +16,8 @@
 //         neighbouring block of a stencil or band), was touched within the window of the
 //         blocks resident together: it stays in L2 with p = min(1, L2 bytes / that window's
 //         footprint = resident blocks of the GPU x the typical block's footprint, the sampled
-//         footprint x grid_scale / blocks of the grid, at most the grid footprint);
+//         footprint x grid_scale / blocks of the grid, at most the grid footprint; the
+//         sectors the blocks gather from one vector count at most once, the vector's size);
 //       - a sector shared only by distant sampled blocks (m of them) is taken to be touched
 //         by m x grid_scale blocks spread over the grid, so about grid footprint /
 //         (m x grid_scale) bytes pass between touches: p = min(1, L2 / that, at least the

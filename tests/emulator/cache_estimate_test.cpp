@@ -194,6 +194,37 @@ TEST(CacheEstimate, TheResidentWindowIsTypicalBlocksNotTheHeaviestSample) {
   EXPECT_DOUBLE_EQ(p.cache.l2_sectors, 100000);  // every re-read of the heavy block
 }
 
+// Resident blocks that gather from one vector share its sectors: their window holds their own
+// streamed sectors each, and the vector once (x of a uniform random matrix, 4 MB, fits in L2
+// however many blocks read it at the same time).
+TEST(CacheEstimate, ResidentBlocksShareTheVectorTheyGather) {
+  std::vector<BlockTrace> samples;
+  for (int64_t b = 0; b < 4; ++b) {
+    BlockTrace t;
+    t.block = b;
+    t.warps.resize(1);
+    for (uint64_t s = 0; s < 100; ++s) {  // the block's own stream at pc 1
+      add_load(t.warps[0], {(1u << 30) + 100 * static_cast<uint64_t>(b) + s});
+      t.warps[0].ops.back().pc = 1;
+    }
+    for (uint64_t i = 0; i < 200; ++i) {  // 200 sectors gathered at pc 2 from a 10000-sector vector
+      add_load(t.warps[0], {(i * 7919 + 31 * static_cast<uint64_t>(b)) % 10000});
+      t.warps[0].ops.back().pc = 2;
+    }
+    samples.push_back(t);
+  }
+  CacheContext c;
+  c.l1_bytes_per_block = 0;
+  c.l2_bytes = 1e9;
+  c.grid_scale = 1000;
+  c.grid_blocks = 4000;
+  c.resident_blocks = 2000;
+  const PreparedSamples p = prepare_samples(samples, c);
+  // Per typical block 100 streamed and 200 gathered sectors: 2000 resident blocks stream
+  // 200000 sectors between them, and gather from the one 10000-sector vector (not 400000).
+  EXPECT_NEAR(p.cache.resident_footprint_bytes, (2000.0 * 100 + 10000) * 32, 2000 * 32);
+}
+
 TEST(CacheEstimate, SectorsSharedAcrossBlocksHitL2UnlessItIsTooSmall) {
   // Four sampled blocks of a four-block grid read the same 2000 sectors once each: one
   // block in four brings a sector in, the others find it in L2.
