@@ -13,6 +13,14 @@ namespace {
 
 using test::add_load;
 
+// Block `id` of the grid with one warp and no accesses yet.
+BlockTrace one_warp_block(int64_t id) {
+  BlockTrace b;
+  b.block = id;
+  b.warps.resize(1);
+  return b;
+}
+
 // `warps` warps of `loads` independent loads, each of `sectors` fresh sectors.
 BlockTrace streaming_block(int64_t id, int warps, int loads, int sectors) {
   BlockTrace b;
@@ -133,9 +141,7 @@ TEST(CacheEstimate, StreamedPrivateSectorsGoToDram) {
 
 // One block reading the same 64 sectors `rounds` times.
 BlockTrace rereading_block(int64_t id, int rounds, uint64_t base) {
-  BlockTrace b;
-  b.block = id;
-  b.warps.resize(1);
+  BlockTrace b = one_warp_block(id);
   for (int r = 0; r < rounds; ++r)
     for (uint64_t s = 0; s < 64; ++s) add_load(b.warps[0], {base + s});
   return b;
@@ -200,9 +206,7 @@ TEST(CacheEstimate, TheResidentWindowIsTypicalBlocksNotTheHeaviestSample) {
 TEST(CacheEstimate, ResidentBlocksShareTheVectorTheyGather) {
   std::vector<BlockTrace> samples;
   for (int64_t b = 0; b < 4; ++b) {
-    BlockTrace t;
-    t.block = b;
-    t.warps.resize(1);
+    BlockTrace t = one_warp_block(b);
     for (uint64_t s = 0; s < 100; ++s) {  // the block's own stream at pc 1
       add_load(t.warps[0], {(1u << 30) + 100 * static_cast<uint64_t>(b) + s});
       t.warps[0].ops.back().pc = 1;
@@ -230,9 +234,7 @@ TEST(CacheEstimate, SectorsSharedAcrossBlocksHitL2UnlessItIsTooSmall) {
   // block in four brings a sector in, the others find it in L2.
   std::vector<BlockTrace> blocks;
   for (int b = 0; b < 4; ++b) {
-    BlockTrace t;
-    t.block = b;
-    t.warps.resize(1);
+    BlockTrace t = one_warp_block(b);
     for (uint64_t s = 0; s < 2000; ++s) add_load(t.warps[0], {s});
     blocks.push_back(t);
   }
@@ -271,9 +273,7 @@ TEST(CacheEstimate, ReTouchesStayInL2WhenTheResidentBlocksFitEvenIfTheGridDoesNo
 // size; distant blocks sharing them say the grid's many touchers find them.
 TEST(CacheEstimate, NeighboursShareThroughL2AsThemselvesNotAsTheWholeGrid) {
   auto reader = [](int64_t id) {
-    BlockTrace t;
-    t.block = id;
-    t.warps.resize(1);
+    BlockTrace t = one_warp_block(id);
     for (uint64_t s = 0; s < 2000; ++s) add_load(t.warps[0], {s});
     return t;
   };
