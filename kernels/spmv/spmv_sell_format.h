@@ -16,8 +16,8 @@ namespace ktune {
 constexpr int64_t kSellSliceRows = 32;
 
 // Padding grows with the spread of row lengths inside a slice: a power-law graph's hub rows
-// would pad their slices to many times the matrix. Past this many stored entries per nonzero
-// the form is refused: its padding costs more traffic than the row pointers and uncoalesced
+// would pad their slices to many times the matrix. Past this many entries in the matrix's rows
+// (SellShape::in_rows) per nonzero the form is refused: its padding costs more traffic than the row pointers and uncoalesced
 // loads it saves (4 bytes a row against 8 or 12 a padded entry).
 constexpr double kSellMaxPaddedPerNonzero = 1.5;
 
