@@ -9,7 +9,7 @@ namespace ktune {
 
 namespace {
 
-const std::vector<std::string> kScheduleNames = {"row", "subwarp", "merge", "adaptive", "sell"};
+const std::vector<std::string> kScheduleNames = {"row", "subwarp", "merge", "adaptive", "sell", "sell16"};
 
 // Merge and adaptive tiles are staged in shared memory at up to 8 bytes an item: 4096 items
 // keep one at 32 KiB, inside the 48 KiB of static shared memory a block may declare.

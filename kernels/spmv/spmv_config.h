@@ -4,16 +4,18 @@
 #include <string>
 
 #include "kernels/parameter_space.h"
+#include "kernels/spmv/spmv_sell_format.h"
 #include "workload/csr_matrix.h"
 
 namespace ktune {
 
 // In the order of the "schedule" choices.
-enum class SpmvSchedule { Row, Subwarp, Merge, Adaptive, Sell };
+enum class SpmvSchedule { Row, Subwarp, Merge, Adaptive, Sell, Sell16 };
 
-// schedule ∈ {row, subwarp, merge, adaptive, sell}, block (threads per block), lanes (threads per
-// row), items_per_thread (merge and adaptive items per thread). Sell runs on the SELL-32 form of
-// the matrix (spmv_sell_format.h), the others on CSR as it is. Parameters a schedule does not
+// schedule ∈ {row, subwarp, merge, adaptive, sell, sell16}, block (threads per block), lanes
+// (threads per row), items_per_thread (merge and adaptive items per thread). Sell and sell16 run
+// on the SELL-32 form of the matrix (spmv_sell_format.h; sell16 with 16-bit column offsets), the
+// others on CSR as it is. Parameters a schedule does not
 // use are pinned to one value, so that no two configurations compile to the same kernel.
 ParameterSpace spmv_space();
 
@@ -27,6 +29,9 @@ struct SpmvConfig {
   static SpmvConfig from(const Config& config);
 
   std::string schedule_name() const;
+  // Sell and sell16: the SELL-32 form, with 32-bit columns or 16-bit offsets.
+  bool is_sell() const { return schedule == SpmvSchedule::Sell || schedule == SpmvSchedule::Sell16; }
+  SellIndex sell_index() const { return schedule == SpmvSchedule::Sell16 ? SellIndex::Offset16 : SellIndex::Column; }
   // Rows one block covers (row, subwarp and sell schedules).
   int32_t rows_per_block() const { return block / lanes; }
   // Items one block stages: merge-path items (row ends + nonzeros) for merge, nonzeros for

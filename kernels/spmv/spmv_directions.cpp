@@ -74,7 +74,7 @@ CanonicalMoves SpmvFamily::canonical_moves() const {
   // there, so it has a start of its own (the multi-start keeps the best predicted walk).
   moves.starts = {start(SpmvSchedule::Row, 64), start(SpmvSchedule::Subwarp, 64, 2),
                   start(SpmvSchedule::Merge, 64), start(SpmvSchedule::Adaptive, 128),
-                  start(SpmvSchedule::Sell, 64)};
+                  start(SpmvSchedule::Sell, 64), start(SpmvSchedule::Sell16, 64)};
   moves.directions = {{"block", "coarsen", grow_block},
                       {"threads", "coarsen", coarsen_threads},
                       {"lanes", "reshape", reshape_lanes}};

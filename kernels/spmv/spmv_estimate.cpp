@@ -129,12 +129,14 @@ WorkEstimate estimate_spmv(const CsrF64& a, const SpmvConfig& config, Dtype dtyp
   // The matrix as the schedule stores it: CSR's row pointers and nonzeros, or SELL-32's slice
   // offsets and entries, padding included (a refused form is estimated all the same: slow).
   double pointers = rows + 1, entries = static_cast<double>(a.nnz());
-  if (config.schedule == SpmvSchedule::Sell) {
+  double index_bytes = 4;
+  if (config.is_sell()) {
     const SellShape shape = sell_shape(a);
     pointers = static_cast<double>(shape.slices + 1);
     entries = static_cast<double>(shape.stored);
+    if (config.sell_index() == SellIndex::Offset16) index_bytes = 2;
   }
-  e.dram_bytes = pointers * 4 + entries * (4 + value_bytes) +
+  e.dram_bytes = pointers * 4 + entries * (index_bytes + value_bytes) +
                  gathered_x_bytes(a, group_starts, dtype_size(dtype)) +
                  y_writes * rows * value_bytes + row_block_bytes;
   return e;

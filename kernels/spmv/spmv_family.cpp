@@ -28,6 +28,7 @@ std::string_view schedule_template(SpmvSchedule schedule) {
     case SpmvSchedule::Adaptive:
       return templates::k_spmv_adaptive_cu;
     case SpmvSchedule::Sell:
+    case SpmvSchedule::Sell16:
       return templates::k_spmv_sell_cu;
   }
   return {};
@@ -36,10 +37,9 @@ std::string_view schedule_template(SpmvSchedule schedule) {
 // The device inputs a schedule reads, x last: CSR as it is, or its SELL-32 form.
 std::vector<std::string> input_names(SpmvSchedule schedule) {
   if (schedule == SpmvSchedule::Sell) return {"slice_ptr", "sell_col_idx", "sell_values", "x"};
+  if (schedule == SpmvSchedule::Sell16) return {"slice_ptr", "sell_offsets", "sell_values", "x"};
   return {"row_ptr", "col_idx", "values", "x"};
 }
-
-bool is_sell(const SpmvConfig& c) { return c.schedule == SpmvSchedule::Sell; }
 
 // The one launch of every schedule, on a grid of `blocks`.
 LaunchStep spmv_launch(const CsrF64& a, const SpmvConfig& c, int64_t blocks) {
@@ -63,10 +63,14 @@ LaunchStep spmv_launch(const CsrF64& a, const SpmvConfig& c, int64_t blocks) {
 // The inputs of input_names(schedule), built from the workload.
 std::vector<DeviceBuffer> format_inputs(const CsrF64& a, const SpmvConfig& c, Dtype dtype) {
   std::vector<DeviceBuffer> inputs;
-  if (is_sell(c)) {
+  if (c.is_sell()) {
     const SellMatrix sell = sell_matrix(a);
     inputs.push_back(index_buffer("slice_ptr", sell.slice_ptr));
-    inputs.push_back(index_buffer("sell_col_idx", sell.col_idx));
+    if (c.sell_index() == SellIndex::Offset16) {
+      inputs.push_back(input_buffer("sell_offsets", sell_offsets(sell)));
+    } else {
+      inputs.push_back(index_buffer("sell_col_idx", sell.col_idx));
+    }
     inputs.push_back(value_buffer("sell_values", sell.values, dtype));
   } else {
     inputs.push_back(index_buffer("row_ptr", a.row_ptr));
@@ -79,11 +83,16 @@ std::vector<DeviceBuffer> format_inputs(const CsrF64& a, const SpmvConfig& c, Dt
 
 }  // namespace
 
+std::string spmv_refusal(const CsrF64& a, const SpmvConfig& c) {
+  return c.is_sell() ? sell_refusal(a, sell_shape(a), c.sell_index()) : "";
+}
+
 std::string SpmvFamily::description() const {
   return "Sparse matrix-vector product y = A·x on CSR: one thread per row (row), a sub-warp of "
          "lanes per row (subwarp), merge-path load balancing over rows + nonzeros (merge), or "
          "row blocks of about one tile of nonzeros each, cut on the host (adaptive); or on the "
-         "matrix's SELL-32 form, a warp per slice of 32 rows (sell)";
+         "matrix's SELL-32 form, a warp per slice of 32 rows, with 32-bit columns (sell) or 16-bit "
+         "offsets from the row (sell16)";
 }
 
 ParameterSpace SpmvFamily::space() const { return spmv_space(); }
@@ -97,6 +106,7 @@ KernelSource SpmvFamily::source(const Config& config, Dtype dtype) const {
                "-DKT_BLOCK=" + std::to_string(c.block)};
   if (c.schedule == SpmvSchedule::Subwarp)
     s.options.push_back("-DKT_LANES=" + std::to_string(c.lanes));
+  if (c.schedule == SpmvSchedule::Sell16) s.options.push_back("-DKT_SELL_OFFSETS");
   if (c.schedule == SpmvSchedule::Merge || c.schedule == SpmvSchedule::Adaptive) {
     s.options.push_back("-DKT_ITEMS=" + std::to_string(c.items_per_thread));
   }
@@ -106,10 +116,8 @@ KernelSource SpmvFamily::source(const Config& config, Dtype dtype) const {
 std::vector<LaunchStep> SpmvFamily::launches(const Workload& w, const Config& config) const {
   const SpmvConfig c = SpmvConfig::from(config);
   const CsrF64& a = w.matrix;
-  if (is_sell(c)) {
-    // A refused form has no launch; the tuner reports why before anything runs.
-    if (const std::string why = sell_refusal(a, sell_shape(a)); !why.empty()) throw InputError(why);
-  }
+  // A refused form has no launch; the tuner reports why before anything runs.
+  if (const std::string why = spmv_refusal(a, c); !why.empty()) throw InputError(why);
   const int64_t blocks = c.schedule == SpmvSchedule::Adaptive
                              ? adaptive_partition(a, c.tile_items()).blocks()
                              : c.blocks(a.rows, a.nnz());
@@ -149,7 +157,7 @@ LaunchPlan SpmvFamily::prepare(const Workload& w, const Config& config, Dtype dt
   std::vector<DeviceBuffer> inputs = format_inputs(w.matrix, c, dtype);
   const double convert_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   LaunchPlan plan = plan_with(w, config, dtype, std::move(inputs));
-  if (is_sell(c)) plan.prepare_seconds = convert_seconds;
+  if (c.is_sell()) plan.prepare_seconds = convert_seconds;
   return plan;
 }
 
@@ -164,7 +172,7 @@ LaunchPlan SpmvFamily::prepare_next(const Workload& w, const Config& config, Dty
   }
   LaunchPlan plan = plan_with(w, config, dtype, std::move(inputs));
   // The SELL-32 form it shares cost the previous plan its conversion.
-  if (is_sell(SpmvConfig::from(config))) plan.prepare_seconds = previous.prepare_seconds;
+  if (SpmvConfig::from(config).is_sell()) plan.prepare_seconds = previous.prepare_seconds;
   return plan;
 }
 

@@ -1,8 +1,12 @@
 #pragma once
-// The SpMV family: y = A·x on the workload's CSR matrix or its SELL-32 form, in five schedules (spmv_config.h).
+// The SpMV family: y = A·x on the workload's CSR matrix or its SELL-32 form, in six schedules (spmv_config.h).
 #include "kernels/kernel_family.h"
+#include "kernels/spmv/spmv_config.h"
 
 namespace ktune {
+
+// Why the family takes no launch of `c` on `a` (a SELL-32 form it refuses), or empty.
+std::string spmv_refusal(const CsrF64& a, const SpmvConfig& c);
 
 class SpmvFamily : public KernelFamily {
  public:

@@ -51,6 +51,19 @@ CsrF64 matrix_with_long_row(int32_t rows, int32_t cols, int32_t long_length, uin
   return a;
 }
 
+// Row r's one entry in column r + reach: SELL-32 takes it, and 16-bit offsets past 32767 do not.
+CsrF64 far_diagonal(int32_t rows, int32_t reach) {
+  CsrF64 a;
+  a.rows = rows;
+  a.cols = rows + reach;
+  for (int32_t r = 0; r <= rows; ++r) a.row_ptr.push_back(r);
+  for (int32_t r = 0; r < rows; ++r) {
+    a.col_idx.push_back(r + reach);
+    a.values.push_back(0.5 + r);
+  }
+  return a;
+}
+
 std::vector<int32_t> row_lengths(const CsrF64& a) {
   std::vector<int32_t> n(a.rows);
   for (int32_t r = 0; r < a.rows; ++r) n[r] = std::max(1, a.row_ptr[r + 1] - a.row_ptr[r]);
@@ -77,10 +90,11 @@ TEST(SpmvInterp, EveryConfigurationComputesTheReference) {
       {"random", workload_of(random_csr(700, 500, 12, 11))},
       {"all empty", workload_of(random_csr(37, 20, 0, 3))},
       {"stencil", workload_of(generate_stencil_2d(15))},  // SELL-32 takes it: 225 rows, padded
+      {"far diagonal", workload_of(far_diagonal(40, 32768))},  // sell takes it, sell16 does not
   };
   std::vector<std::vector<double>> references;
   for (const auto& [name, w] : workloads) references.push_back(family.reference(w));
-  int checked = 0, refused = 0, sell_checked = 0;
+  int checked = 0, refused = 0, sell_checked = 0, sell16_checked = 0;
   for (const auto& item : spmv_ptx_corpus()) {
     const ptx::PtxModule module = ptx::parse_ptx(item.ptx);
     for (size_t i = 0; i < workloads.size(); ++i) {
@@ -92,6 +106,7 @@ TEST(SpmvInterp, EveryConfigurationComputesTheReference) {
         continue;
       }
       sell_checked += item.entry == "spmv_sell";
+      sell16_checked += item.entry == "spmv_sell16";
       const LaunchPlan plan = family.prepare(w, item.config, item.dtype);
       std::vector<double> y;
       ASSERT_NO_THROW(y = compute_output(module, plan, item.dtype));
@@ -101,9 +116,10 @@ TEST(SpmvInterp, EveryConfigurationComputesTheReference) {
       ++checked;
     }
   }
-  EXPECT_EQ(checked + refused, 106 * 2 * 4);
-  EXPECT_EQ(sell_checked, 5 * 2 * 2);  // sell on the empty and stencil matrices
-  EXPECT_EQ(refused, 5 * 2 * 2);       // and refused on the long row and the random one
+  EXPECT_EQ(checked + refused, 111 * 2 * 5);
+  EXPECT_EQ(sell_checked, 5 * 2 * 3);    // sell on the empty, stencil and far-diagonal matrices
+  EXPECT_EQ(sell16_checked, 5 * 2 * 2);  // sell16 on the empty and stencil ones
+  EXPECT_EQ(refused, 5 * 2 * 5);         // both refused on the long row and the random one, sell16 on the far diagonal
 }
 
 // The check has teeth: a kernel that drops the last nonzero of every row fails it.

@@ -177,6 +177,10 @@ TEST(SpmvEstimate, SellReadsSliceOffsetsAndPaddingInsteadOfRowPointers) {
     const double entry_bytes = 4.0 + static_cast<double>(dtype_size(dtype));
     const double expected = (shape.slices - a.rows) * 4.0 + (shape.stored - a.nnz()) * entry_bytes;
     EXPECT_DOUBLE_EQ(sell.dram_bytes - row.dram_bytes, expected);
+    // sell16's offsets are half the size of sell's columns; all else is the same.
+    const WorkEstimate sell16 = estimate_spmv(a, config(SpmvSchedule::Sell16, 128, 1, 1), dtype);
+    EXPECT_EQ(sell16.warp_work, sell.warp_work);
+    EXPECT_DOUBLE_EQ(sell.dram_bytes - sell16.dram_bytes, shape.stored * 2.0);
   }
 }
 

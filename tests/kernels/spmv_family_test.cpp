@@ -87,7 +87,7 @@ TEST(SpmvFamily, LaunchesCoverEveryRowAndNonzero) {
         EXPECT_THROW(family.launches(w, config), InputError);
         continue;
       }
-      sell_launches += c.schedule == SpmvSchedule::Sell;
+      sell_launches += c.is_sell();
       const std::vector<LaunchStep> steps = family.launches(w, config);
       ASSERT_EQ(steps.size(), 1u);
       const LaunchStep& s = steps[0];
@@ -111,7 +111,7 @@ TEST(SpmvFamily, LaunchesCoverEveryRowAndNonzero) {
       }
     }
   }
-  EXPECT_EQ(sell_launches, 3 * 5);  // the one-row, empty and stencil matrices take SELL-32
+  EXPECT_EQ(sell_launches, 3 * 10);  // the one-row, empty and stencil matrices take SELL-32, both indices
 }
 
 TEST(SpmvFamily, LaunchArgumentsMatchTheKernelSignatures) {
@@ -131,9 +131,9 @@ TEST(SpmvFamily, LaunchArgumentsMatchTheKernelSignatures) {
       EXPECT_EQ(std::get<int32_t>(s.args[1].scalar), w.matrix.nnz());
     }
     const size_t first_buffer = merge ? 2 : 1;
-    const std::vector<std::string> names =
-        schedule == SpmvSchedule::Sell ? std::vector<std::string>{"slice_ptr", "sell_col_idx", "sell_values", "x", "y"}
-                                       : std::vector<std::string>{"row_ptr", "col_idx", "values", "x", "y"};
+    std::vector<std::string> names = {"row_ptr", "col_idx", "values", "x", "y"};
+    if (schedule == SpmvSchedule::Sell) names = {"slice_ptr", "sell_col_idx", "sell_values", "x", "y"};
+    if (schedule == SpmvSchedule::Sell16) names = {"slice_ptr", "sell_offsets", "sell_values", "x", "y"};
     for (size_t i = 0; i < names.size(); ++i) EXPECT_EQ(s.args[first_buffer + i].buffer, names[i]);
   }
 }
@@ -245,12 +245,16 @@ TEST(SpmvFamily, PrepareNextSharesTheInputsAndKeepsItsOwnLaunches) {
   Workload w;
   w.matrix = generate_stencil_2d(23);
   const std::vector<Config> configs = family.space().enumerate();
-  const Config first_sell = spmv_space().from_json({{"schedule", "sell"}, {"block", 64}});
-  const LaunchPlan first_csr = family.prepare(w, configs.front(), Dtype::F32);
-  const LaunchPlan first_sell_plan = family.prepare(w, first_sell, Dtype::F32);
+  auto first_of = [&](const char* schedule) {
+    return family.prepare(w, spmv_space().from_json({{"schedule", schedule}, {"block", 64}}), Dtype::F32);
+  };
+  const LaunchPlan first_csr = first_of("row"), first_sell = first_of("sell"), first_sell16 = first_of("sell16");
   for (const Config& config : configs) {
-    const bool sell = SpmvConfig::from(config).schedule == SpmvSchedule::Sell;
-    const LaunchPlan& first = sell ? first_sell_plan : first_csr;
+    const SpmvSchedule schedule = SpmvConfig::from(config).schedule;
+    const bool sell = SpmvConfig::from(config).is_sell();
+    const LaunchPlan& first = schedule == SpmvSchedule::Sell ? first_sell
+                              : schedule == SpmvSchedule::Sell16 ? first_sell16
+                                                                 : first_csr;
     const LaunchPlan fresh = family.prepare(w, config, Dtype::F32);
     const LaunchPlan next = family.prepare_next(w, config, Dtype::F32, first);
     ASSERT_EQ(next.buffers.size(), fresh.buffers.size());
@@ -270,7 +274,7 @@ TEST(SpmvFamily, PrepareNextSharesTheInputsAndKeepsItsOwnLaunches) {
     EXPECT_EQ(next.steps[0].entry, fresh.steps[0].entry);
     EXPECT_EQ(next.steps[0].grid.x, fresh.steps[0].grid.x);
     // After a plan of the other format the inputs are built afresh, and are the same.
-    const LaunchPlan crossed = family.prepare_next(w, config, Dtype::F32, sell ? first_csr : first_sell_plan);
+    const LaunchPlan crossed = family.prepare_next(w, config, Dtype::F32, sell ? first_csr : first_sell);
     ASSERT_EQ(crossed.buffers.size(), fresh.buffers.size());
     for (size_t i = 0; i < fresh.buffers.size(); ++i)
       EXPECT_EQ(crossed.buffers[i].bytes.view(), fresh.buffers[i].bytes.view()) << fresh.buffers[i].name;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "kernels/input_vector.h"
 #include "kernels/spmv/spmv_reference.h"
 #include "random_csr.h"
@@ -82,16 +84,74 @@ TEST(SellFormat, RefusesAMatrixWhoseSlicesPadTooMuch) {
   std::vector<int32_t> lengths(64, 4);
   lengths[3] = 40;  // slice 0: 32 x 40 = 1280 entries in its rows for 164 nonzeros
   const CsrF64 skewed = rows_of_lengths(lengths, 100);
-  const std::string why = sell_refusal(skewed, sell_shape(skewed));
+  const std::string why = sell_refusal(skewed, sell_shape(skewed), SellIndex::Column);
   EXPECT_NE(why.find("schedule sell refused"), std::string::npos) << why;
   EXPECT_THROW(sell_matrix(skewed), InputError);
   lengths[3] = 5;  // 32 x 5 + 32 x 4 = 288 entries for 257 nonzeros: taken
   const CsrF64 even = rows_of_lengths(lengths, 100);
-  EXPECT_EQ(sell_refusal(even, sell_shape(even)), "");
+  EXPECT_EQ(sell_refusal(even, sell_shape(even), SellIndex::Column), "");
   EXPECT_NO_THROW(sell_matrix(even));
   // An empty matrix, and one row: nothing to pad in its rows.
-  EXPECT_EQ(sell_refusal(rows_of_lengths({}, 4), sell_shape(rows_of_lengths({}, 4))), "");
-  EXPECT_EQ(sell_refusal(rows_of_lengths({7}, 9), sell_shape(rows_of_lengths({7}, 9))), "");
+  EXPECT_EQ(sell_refusal(rows_of_lengths({}, 4), sell_shape(rows_of_lengths({}, 4)), SellIndex::Column), "");
+  EXPECT_EQ(sell_refusal(rows_of_lengths({7}, 9), sell_shape(rows_of_lengths({7}, 9)), SellIndex::Column), "");
+}
+
+// Row r's entries at r - below and r + above (where the columns reach): the reach is the
+// farther of the two.
+CsrF64 two_diagonals(int32_t rows, int32_t cols, int32_t below, int32_t above) {
+  CsrF64 a;
+  a.rows = rows;
+  a.cols = cols;
+  a.row_ptr.push_back(0);
+  for (int32_t r = 0; r < rows; ++r) {
+    for (int32_t c : {r - below, r + above}) {
+      if (c < 0 || c >= cols) continue;
+      a.col_idx.push_back(c);
+      a.values.push_back(1.0 + r);
+    }
+    a.row_ptr.push_back(static_cast<int32_t>(a.col_idx.size()));
+  }
+  return a;
+}
+
+TEST(SellFormat, ShapeMeasuresHowFarEntriesLieFromTheirRows) {
+  EXPECT_EQ(sell_shape(two_diagonals(40, 40, 3, 7)).reach, 7);
+  EXPECT_EQ(sell_shape(two_diagonals(40, 40, 9, 2)).reach, 9);
+  EXPECT_EQ(sell_shape(generate_stencil_2d(20)).reach, 20);
+  EXPECT_EQ(sell_shape(rows_of_lengths({}, 4)).reach, 0);
+}
+
+// Offsets from the row give back every column, padding stays padding, and the multiply over them
+// is the CSR reference.
+TEST(SellFormat, OffsetsDecodeToTheColumnsAndMultiplyLikeCsr) {
+  for (const CsrF64& a : {generate_stencil_2d(13), generate_banded(200, 3, 5), two_diagonals(33000, 33000, 32767, 0)}) {
+    const SellMatrix s = sell_matrix(a);
+    const std::vector<int16_t> offsets = sell_offsets(s);
+    ASSERT_EQ(offsets.size(), s.col_idx.size());
+    for (size_t i = 0; i < offsets.size(); ++i) {
+      const int32_t slice = static_cast<int32_t>(std::upper_bound(s.slice_ptr.begin(), s.slice_ptr.end(), i) - s.slice_ptr.begin()) - 1;
+      const int32_t row = 32 * slice + static_cast<int32_t>((i - s.slice_ptr[slice]) % 32);
+      EXPECT_EQ(sell_offset_column(offsets[i], row), s.col_idx[i]) << i;
+    }
+    const std::vector<double> x = deterministic_input_vector(a.cols);
+    const std::vector<double> want = spmv_reference(a, x);
+    const std::vector<double> got = sell_multiply(s, offsets, x);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t r = 0; r < want.size(); ++r) EXPECT_NEAR(got[r], want[r], 1e-12 * (1 + std::abs(want[r]))) << r;
+  }
+}
+
+// An entry 32768 columns from its row is past what 16 bits hold: sell16 is refused, sell is not.
+TEST(SellFormat, RefusesOffsetsPastSixteenBits) {
+  const CsrF64 far = two_diagonals(64, 40000, 0, 32768);
+  const std::string why = sell_refusal(far, sell_shape(far), SellIndex::Offset16);
+  EXPECT_NE(why.find("schedule sell16 refused"), std::string::npos) << why;
+  EXPECT_NE(why.find("32768"), std::string::npos) << why;
+  EXPECT_EQ(sell_refusal(far, sell_shape(far), SellIndex::Column), "");
+  EXPECT_THROW(sell_offsets(sell_matrix(far)), InputError);
+  const CsrF64 near = two_diagonals(64, 40000, 0, 32767);
+  EXPECT_EQ(sell_refusal(near, sell_shape(near), SellIndex::Offset16), "");
+  EXPECT_NO_THROW(sell_offsets(sell_matrix(near)));
 }
 
 }  // namespace

@@ -36,7 +36,7 @@ bool post_dominates(const Cfg& cfg, uint32_t target, uint32_t from) {
 
 TEST(SpmvPtx, EveryConfigurationParses) {
   const auto& corpus = spmv_ptx_corpus();
-  ASSERT_EQ(corpus.size(), 212u);  // 106 configurations x 2 dtypes
+  ASSERT_EQ(corpus.size(), 222u);  // 111 configurations x 2 dtypes
   std::set<Opcode> opcodes_seen;
   for (const auto& item : corpus) {
     SCOPED_TRACE(item.name);
