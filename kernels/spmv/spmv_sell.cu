@@ -23,8 +23,7 @@ __device__ __forceinline__ void sell_walk(int rows, const int* __restrict__ slic
   value_t sum = 0;
 #pragma unroll 4
   for (int i = slice_ptr[slice] + threadIdx.x % 32; i < end; i += 32) {
-    // Both loads before the decode: ptxas hoists them anyway (the machine code is the same
-    // either way), and the emulator, which runs the PTX in order, sees them in flight together.
+    // Both loads, then the decode: the order ptxas issues them in.
     const Index index = stream(indices + i);
     const value_t value = stream(values + i);
     const int col = sell_column(index, row);

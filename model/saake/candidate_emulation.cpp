@@ -5,6 +5,7 @@
 #include <exception>
 #include <new>
 
+#include "model/emulator/issue_order.h"
 #include "model/interp/interpreter.h"
 #include "model/saake/block_weights.h"
 #include "model/saake/csr_block_weights.h"
@@ -54,7 +55,10 @@ StepEmulation emulate_step(const ptx::PtxModule& module, const LaunchPlan& plan,
   limits.max_warp_instructions_per_block = options.max_warp_instructions_per_block;
   interp::LaunchInterpreter interpreter(module.function(step.entry), step, memory, limits);
   in.samples.reserve(sampled.size());
-  for (int64_t b : sampled) in.samples.push_back(interpreter.run_block(b, true));
+  for (int64_t b : sampled) {
+    in.samples.push_back(interpreter.run_block(b, true));
+    issue_like_ptxas(in.samples.back());
+  }
   totals.interpret_seconds += seconds_since(start);
 
   start = Clock::now();
