@@ -87,7 +87,7 @@ SellMatrix sell_matrix(const CsrF64& a) {
 
 namespace {
 
-// The row of stored entry i: lane (i - slice_ptr[slice]) % 32 of its slice.
+// each(row, i) for every stored entry i of the matrix's rows: row r is lane r % 32 of slice r / 32.
 template <typename ForEachEntry>
 void for_each_stored(const SellMatrix& s, ForEachEntry each) {
   for (int32_t r = 0; r < s.rows; ++r) {
