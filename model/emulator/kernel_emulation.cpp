@@ -77,13 +77,26 @@ PreparedKernel prepare_kernel(const KernelEmulationInput& in, const KernelEmulat
   k.programs = prepare_samples(in.samples, cache);
   k.block_weights = in.block_weights;
 
-  // The SM run cycles through the samples: the first resident - 1 fill the SM, the next S
-  // are timed (each sample once, all slots busy around it), the last resident - 1 keep the
-  // SM busy until the timed ones end.
+  // The SM run: resident - 1 blocks fill the SM, the next S are timed (each sample once, all
+  // slots busy around it), the last resident - 1 keep the SM busy until the timed ones end.
+  // The fill is what the grid's other blocks are like: the typical samples (no heavier than
+  // twice the grid's mean weight), cycled. A power-law matrix's heaviest samples are a few
+  // blocks of the grid; as fill they would crowd the SM with 4x the typical traffic, and every
+  // block's fitted time would carry that contention.
   const size_t s = k.programs.blocks.size();
   const size_t fill = static_cast<size_t>(k.resident_blocks - 1);
+  const double mean_weight =
+      std::accumulate(in.block_weights.begin(), in.block_weights.end(), 0.0) / static_cast<double>(blocks);
+  std::vector<size_t> typical;
+  for (size_t i = 0; i < s; ++i)
+    if (in.block_weights[static_cast<size_t>(k.programs.blocks[i].block)] <= 2 * mean_weight) typical.push_back(i);
+  if (typical.empty())
+    for (size_t i = 0; i < s; ++i) typical.push_back(i);
+  const auto fill_block = [&](size_t p) { return &k.programs.blocks[typical[p % typical.size()]]; };
   k.first_measured = fill;
-  for (size_t p = 0; p < s + 2 * fill; ++p) k.queue.push_back(&k.programs.blocks[p % s]);
+  for (size_t p = 0; p < fill; ++p) k.queue.push_back(fill_block(p));
+  for (size_t i = 0; i < s; ++i) k.queue.push_back(&k.programs.blocks[(fill + i) % s]);
+  for (size_t p = 0; p < fill; ++p) k.queue.push_back(fill_block(fill + p));
 
   k.timing.table = in.gpu.timing;
   k.timing.schedulers = in.gpu.schedulers_per_sm;

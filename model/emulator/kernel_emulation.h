@@ -70,7 +70,7 @@ struct KernelPrediction {
 struct PreparedKernel {
   PreparedSamples programs;
   std::vector<double> block_weights;
-  std::vector<const EmuBlock*> queue;   // the SM run: samples cycled, see kernel_emulation.cpp
+  std::vector<const EmuBlock*> queue;   // the SM run: typical samples as fill, each sample timed once (kernel_emulation.cpp)
   size_t first_measured = 0;            // queue positions of the timed samples begin here
   EmulatorTiming timing;                // L2/DRAM gaps already shared out over active SMs
   int resident_blocks = 0;

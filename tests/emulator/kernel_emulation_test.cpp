@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "model/emulator/block_schedule.h"
 #include "synthetic.h"
 #include "workload/input_error.h"
@@ -101,6 +103,30 @@ TEST(KernelEmulation, OneHeavyBlockIsTheCriticalPath) {
   // Without it the same grid is far shorter.
   KernelEmulationInput light = grid_of(1000, {work_block(7, 4, 20), work_block(9, 4, 20)});
   EXPECT_LT(emulate_kernel(light).makespan_cycles, 0.5 * heavy.makespan_cycles);
+}
+
+// The SM's other slots hold what the grid's other blocks are like. Four heavy samples of a
+// thousand-block grid are four blocks of it: the blocks that fill the SM around the timed
+// samples are the light samples, and every sample is timed once.
+TEST(KernelEmulation, TheSmRunIsFilledWithTypicalBlocks) {
+  std::vector<BlockTrace> samples;
+  for (int64_t b : {1, 2, 3, 4}) samples.push_back(work_block(b, 4, 200));
+  for (int64_t b : {500, 501, 502, 503}) samples.push_back(work_block(b, 4, 10));
+  KernelEmulationInput in = grid_of(1000, samples);
+  for (int64_t b : {1, 2, 3, 4}) in.block_weights[static_cast<size_t>(b)] = 20;
+  const PreparedKernel k = prepare_kernel(in);
+  ASSERT_GT(k.resident_blocks, 1);
+  ASSERT_EQ(k.queue.size(), samples.size() + 2 * k.first_measured);
+  std::multiset<int64_t> timed;
+  for (size_t p = 0; p < k.queue.size(); ++p) {
+    const bool is_timed = p >= k.first_measured && p < k.first_measured + samples.size();
+    if (is_timed) {
+      timed.insert(k.queue[p]->block);
+    } else {
+      EXPECT_GE(k.queue[p]->block, 500) << "a heavy sample fills slot " << p;
+    }
+  }
+  EXPECT_EQ(timed, (std::multiset<int64_t>{1, 2, 3, 4, 500, 501, 502, 503}));
 }
 
 TEST(KernelEmulation, OccupancyComesFromRegistersAndASmallGridSharesDramAmongFewSms) {
