@@ -4,10 +4,12 @@
 // against a device-to-device copy measured in the same run.
 //
 // usage: spmv_bench [--matrices DIR] [--large] [--fresh] [--dtype f32|f64|both] [--only NAME]
-//                   [--schedule NAME] [--out DIR] [--commit SHA]
+//                   [--schedule NAME] [--config KEY] [--out DIR] [--commit SHA]
 // writes OUT/spmv_bench.json, OUT/spmv_bench.md and OUT/spmv_ground_truth.json. --schedule
 // measures that schedule's configurations only (cuSPARSE and the copy still run): its ground
-// truth is merged into a whole one with bench/merge_ground_truth.py.
+// truth is merged into a whole one with bench/merge_ground_truth.py. --config measures one
+// configuration (its canonical key, "block=128;items_per_thread=1;lanes=4;schedule=subwarp"),
+// for a profiler to look at.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -27,7 +29,7 @@ using namespace ktune;
 namespace {
 
 struct Options {
-  std::string matrices, out = ".", only, schedule, commit = "unknown";
+  std::string matrices, out = ".", only, schedule, config, commit = "unknown";
   bool large = false, fresh = false;
   std::vector<Dtype> dtypes = {Dtype::F32, Dtype::F64};
 };
@@ -44,6 +46,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--out") o.out = value();
     else if (a == "--only") o.only = value();
     else if (a == "--schedule") o.schedule = value();
+    else if (a == "--config") o.config = value();
     else if (a == "--commit") o.commit = value();
     else if (a == "--large") o.large = true;
     else if (a == "--fresh") o.fresh = true;
@@ -112,7 +115,8 @@ void write_results(const Options& o, const DeviceInfo& device, double copy_gbs, 
   const json meta = {{"device", device.to_json()}, {"commit", o.commit}, {"copy_gbs", copy_gbs},
                      {"command", "spmv_bench" + std::string(o.matrices.empty() ? "" : " --matrices <shared/data/matrices>") +
                                      (o.large ? " --large" : "") + (o.fresh ? " --fresh" : "") +
-                                     (o.schedule.empty() ? "" : " --schedule " + o.schedule)}};
+                                     (o.schedule.empty() ? "" : " --schedule " + o.schedule) +
+                                     (o.config.empty() ? "" : " --config '" + o.config + "'")}};
   fs::create_directories(o.out);
   std::ofstream(fs::path(o.out) / "spmv_bench.json") << json{{"meta", meta}, {"summary", summary}, {"rows", rows}}.dump(1);
   std::ofstream(fs::path(o.out) / "spmv_ground_truth.json") << json{{"meta", meta}, {"workloads", truth}}.dump();
@@ -161,6 +165,7 @@ int main(int argc, char** argv) try {
         const std::string token = ";schedule=" + o.schedule + ";";
         collector.skip = [token](const std::string& key) { return (";" + key + ";").find(token) == std::string::npos; };
       }
+      if (!o.config.empty()) collector.skip = [&o](const std::string& key) { return key != o.config; };
       const TuneOutcome outcome = tuner.run(nw.workload, request, collector);
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       const double bytes = request.family->min_bytes(nw.workload, dtype);
