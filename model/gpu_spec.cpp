@@ -81,6 +81,7 @@ GpuSpec ampere_a100() {
   s.reserved_shared_per_block = 1 * kKiB;
   s.shared_alloc_unit = 128;
   s.l2_bytes = 40 * kMiB;
+  s.l2_partitions = 2;
   s.dram_bandwidth_gbs = 1.8e3;
   s.dram_latency_ns = 500;
   s.clock_ghz = 1.41;
@@ -138,6 +139,7 @@ GpuSpec hopper_h100() {
   s.reserved_shared_per_block = 1 * kKiB;
   s.shared_alloc_unit = 128;
   s.l2_bytes = 50 * kMiB;
+  s.l2_partitions = 2;
   s.dram_bandwidth_gbs = 3.0e3;
   s.dram_latency_ns = 500;
   s.clock_ghz = 1.98;

@@ -46,6 +46,9 @@ struct GpuSpec {
   int reserved_shared_per_block = 0;  // taken by the driver from every block
   int shared_alloc_unit = 0;
   int64_t l2_bytes = 0;
+  // L2 is split in partitions, each caching what the SMs of its own GPCs read (A100 and H100
+  // whitepapers): a vector that SMs on every side gather from is held once per partition.
+  int l2_partitions = 1;
   double dram_bandwidth_gbs = 0;  // sustained, not the datasheet peak
   double dram_latency_ns = 0;
   double clock_ghz = 0;

@@ -35,6 +35,7 @@ struct TraceOp {
   uint32_t pc = 0;               // instruction index in the parsed function
   OpClass op = OpClass::IntAlu;
   bool global_read_only = false; // GlobalLoad through the non-coherent path (ld.global.nc)
+  bool evict_first = false;      // GlobalLoad marked streaming (ld.global.cs): evicted first
   uint8_t active_lanes = 32;
   uint16_t transactions = 1;     // see OpClass
   // Producers: indices into WarpTrace::ops of the ops whose results this op reads (register

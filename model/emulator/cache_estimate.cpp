@@ -71,6 +71,7 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
       SectorEntry& e = table.at(sector);
       const bool gather = op.op == OpClass::GlobalLoad && gathers.reads_per_sector(op.pc) > 1;
       if (gather) e.gathered = true;
+      if (!(op.op == OpClass::GlobalLoad && op.evict_first)) e.normal = true;
       if (e.last_block != bi) {
         block_gathered[bi] += gather;
         // A pair of touchers resident together is enough: their reuse is short-distance.
@@ -86,10 +87,14 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
   // The grid's footprint: streamed (private) sectors scale with the grid's work, shared ones
   // are the grid's already, and gathered vectors count once however often they are read.
   double private_sectors = 0, shared_sectors = 0, gathered_sectors = 0;
+  double normal_private = 0, normal_shared = 0;  // of them, those L2 keeps at normal priority
   table.for_each([&](const SectorEntry& e) {
     (e.gathered ? gathered_sectors : e.blocks >= 2 ? shared_sectors : private_sectors) += 1;
+    if (e.normal && !e.gathered) (e.blocks >= 2 ? normal_shared : normal_private) += 1;
   });
   const double scale = std::max(1.0, context.grid_scale);
+  const double normal_bytes = kSectorBytes * (normal_private * scale + normal_shared);
+  const double partition_bytes = context.l2_bytes / std::max(1.0, context.l2_partitions);
   PreparedSamples out;
   out.cache.grid_footprint_bytes = kSectorBytes * (private_sectors * scale + shared_sectors) +
                                    std::min(kSectorBytes * gathered_sectors * scale, gathers.vector_bytes());
@@ -172,10 +177,10 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
         double l2_hit = 0;  // private and cold, unless the grid gathers it again (gather_reuse.h)
         const double reads = load ? gathers.reads_per_sector(op.pc) : 0;
         if (reads > 1 && e.blocks < 2 && !retouch) {
-          // Between two reads of a gathered sector the grid moves its footprint / reads bytes, and
-          // the gathered region itself has to stay: a vector that fits in L2 misses once a sector.
-          l2_hit = (1.0 - 1.0 / reads) *
-                   l2_keeps(std::max(gathers.region_bytes(op.pc), out.cache.grid_footprint_bytes / reads));
+          // The region stays in each partition while 1 / reads of the normal-priority data passes
+          // through it: a vector that fits misses once a sector.
+          const double between = gathers.region_bytes(op.pc) + normal_bytes / reads;
+          l2_hit = (1.0 - 1.0 / reads) * std::min(1.0, partition_bytes / between);
         } else if (retouch) {
           l2_hit = short_keep;
         } else if (e.near) {

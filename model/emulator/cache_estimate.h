@@ -27,7 +27,13 @@
 //       A sector touched by one sampled block is private (streamed data): cold, to DRAM;
 //       unless its load instruction gathers from a region the sampled blocks all range over
 //       (gather_reuse.h): the grid then reads each sector of the region R times, so 1 - 1/R
-//       of the reads hit, times L2's keep chance over max(region, grid footprint / R).
+//       of the reads hit, times L2's keep chance. Each L2 partition caches what its own SMs
+//       read, so it holds the whole region, and between two reads of a sector the grid passes
+//       1 / R of its normal-priority data through it (lines of evict-first loads, ld.global.cs,
+//       go first and displace little): keep = min(1, L2 / partitions / (region + that)).
+//       Measured on the H200 (bench/README.md): fp64 x of 32 MB, which fits the 60 MB L2 once
+//       but not once per partition, hits 72% beside an evict-first stream and 41% beside a
+//       plain one; fp32 x (16 MB) 98% either way.
 //       The grid footprint is the private sectors x grid_scale plus the shared ones plus the
 //       gathered vectors, each counted once (at most its region).
 //   DRAM Everything else, stores of cold sectors included (they are written back).
@@ -56,6 +62,7 @@ struct CacheRates {
 struct CacheContext {
   double l1_bytes_per_block = 0;  // the L1 one resident block may keep
   double l2_bytes = 0;
+  double l2_partitions = 1;       // each keeps its own copy of a vector gathered on every SM
   double grid_scale = 1;          // the grid's work over the sampled blocks' work
   double resident_blocks = 1;     // blocks resident at once on the whole GPU (SMs x per SM)
   double grid_blocks = 0;         // blocks in the grid; 0: the samples x grid_scale

@@ -69,6 +69,7 @@ PreparedKernel prepare_kernel(const KernelEmulationInput& in, const KernelEmulat
   cache.l1_bytes_per_block =
       static_cast<double>(l1_bytes_per_sm(in.gpu, shared_bytes_per_block(in), k.resident_blocks)) / k.resident_blocks;
   cache.l2_bytes = static_cast<double>(in.gpu.l2_bytes);
+  cache.l2_partitions = std::max(1, in.gpu.l2_partitions);
   cache.grid_scale = grid_scale(in);
   cache.resident_blocks = static_cast<double>(k.block_slots);
   cache.grid_blocks = static_cast<double>(blocks);

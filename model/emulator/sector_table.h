@@ -17,6 +17,7 @@ struct SectorEntry {
   // blocks resident on the whole GPU): its reuse is short-distance.
   bool near = false;
   bool gathered = false;  // read by a gathering load (gather_reuse.h): a sector of a vector
+  bool normal = false;    // touched by a store or a load of normal priority (not ld.global.cs)
 };
 
 class SectorTable {

@@ -230,6 +230,7 @@ struct LaunchInterpreter::State {
               op.op = effect.op_class;
               op.transactions = effect.transactions;
               op.global_read_only = ins.non_coherent && effect.op_class == OpClass::GlobalLoad;
+              op.evict_first = ins.evict_first && effect.op_class == OpClass::GlobalLoad;
             }
           } else {
             fail(pc, blk, "not implemented");

@@ -123,6 +123,7 @@ struct Instruction {
   MulMode mul = MulMode::None;
   uint8_t vector = 1;      // ld/st .v2 / .v4
   bool non_coherent = false;  // ld.global.nc
+  bool evict_first = false;   // ld.global.cs (cache streaming): evict-first in L1 and L2
   bool uniform = false;       // bra.uni
   bool ftz = false, sat = false, approx = false;
   bool to_space = false;   // cvta.to.<space> (generic -> space) rather than cvta.<space>

@@ -20,6 +20,7 @@ std::string PtxFunction::describe(uint32_t pc) const {
     text += spaces[static_cast<size_t>(ins.space)];
   }
   if (ins.non_coherent) text += ".nc";
+  if (ins.evict_first) text += ".cs";
   if (ins.vector > 1) text += ".v" + std::to_string(ins.vector);
   if (ins.type != DataType::None) text += std::string(".") + type_name(ins.type);
   if (ins.type2 != DataType::None) text += std::string(".") + type_name(ins.type2);

@@ -154,6 +154,8 @@ Instruction decode_opcode(std::string_view word, uint32_t line) {
       ins.to_space = true;
     } else if (m == "nc" && ins.op == Opcode::Ld) {
       ins.non_coherent = true;
+    } else if (m == "cs" && ins.op == Opcode::Ld) {
+      ins.evict_first = true;
     } else if ((m == "v2" || m == "v4") && (ins.op == Opcode::Ld || ins.op == Opcode::St)) {
       ins.vector = m == "v2" ? 2 : 4;
     } else if ((m == "lo" || m == "hi" || m == "wide") && (ins.op == Opcode::Mul || ins.op == Opcode::Mad)) {

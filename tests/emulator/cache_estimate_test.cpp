@@ -370,5 +370,62 @@ TEST(CacheEstimate, RandomGathersOfAVectorThatFitsInL2HitAfterTheFirstRead) {
   EXPECT_DOUBLE_EQ(streamed.cache.dram_sectors, first_touches);
 }
 
+// Each L2 partition caches what its own SMs read, and every SM gathers from x: a vector that
+// fits in L2 once but not once per partition keeps missing (fp64 x of a 4M-row matrix, 32 MB,
+// on the H200's 2 x 30 MB).
+TEST(CacheEstimate, AVectorGatheredOnEverySmIsHeldOncePerL2Partition) {
+  CacheContext c;
+  c.l1_bytes_per_block = 0;
+  c.grid_scale = 200;
+  c.resident_blocks = 10;
+  const uint64_t region = 4096;
+  std::vector<BlockTrace> samples;
+  for (int64_t id = 0; id < 8; ++id) samples.push_back(gather_block(id, region, 1u << 20));
+  c.l2_bytes = 1.5 * 32 * region;
+  const PreparedSamples one = prepare_samples(samples, c);
+  const double reads = one.cache.load_sectors;
+  EXPECT_LT(one.cache.dram_sectors, 0.15 * reads);  // fits: first reads only
+
+  c.l2_partitions = 2;
+  const PreparedSamples two = prepare_samples(samples, c);
+  // Each sector is gathered 25 times over the grid: a read hits with (1 - 1/25) x 1.5 / 2.
+  EXPECT_NEAR(two.cache.dram_sectors / reads, 1 - 0.96 * 0.75, 0.06);
+}
+
+// Between two reads of a gathered sector the matrix streams past; plain loads leave those lines
+// in L2 at the vector's priority, evict-first ones (ld.global.cs) do not.
+TEST(CacheEstimate, APlainStreamPushesTheGatheredVectorOutAndAnEvictFirstOneDoesNot) {
+  const uint64_t region = 4096;
+  auto samples_with_stream = [&](bool evict_first) {
+    std::vector<BlockTrace> samples;
+    for (int64_t id = 0; id < 8; ++id) {
+      BlockTrace b = gather_block(id, region, 1u << 20);
+      for (WarpTrace& w : b.warps)
+        for (uint64_t k = 0; k < 64; ++k) {  // 64 streamed sectors a warp, its own
+          add_load(w, {(uint64_t{1} << 32) + static_cast<uint64_t>(id) * 4096 + (&w - b.warps.data()) * 64 + k});
+          w.ops.back().pc = 9;
+          w.ops.back().evict_first = evict_first;
+        }
+      samples.push_back(b);
+    }
+    return samples;
+  };
+  CacheContext c;
+  c.l1_bytes_per_block = 0;
+  c.grid_scale = 200;
+  c.resident_blocks = 10;
+  c.l2_bytes = 1.5 * 32 * region;  // the vector fits, with half of it to spare
+  const PreparedSamples plain = prepare_samples(samples_with_stream(false), c);
+  const PreparedSamples first = prepare_samples(samples_with_stream(true), c);
+  const double gathers = 8 * 64;
+  const double streamed = 8 * 2 * 64;  // cold either way
+  // The grid streams 200 x 1024 sectors while gathering each vector sector about 25 times:
+  // some 8000 of them pass between two reads, twice the vector, and a plain stream leaves about
+  // half of the vector in L2; an evict-first one leaves all of it.
+  EXPECT_GT((plain.cache.dram_sectors - streamed) / gathers, 0.35);
+  EXPECT_LT((plain.cache.dram_sectors - streamed) / gathers, 0.65);
+  EXPECT_LT(first.cache.dram_sectors - streamed, 0.15 * gathers);
+}
+
 }  // namespace
 }  // namespace ktune

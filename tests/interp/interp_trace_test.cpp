@@ -92,6 +92,7 @@ TEST(InterpTrace, CoalescedAndStridedLoadsCountSectors) {
     const TraceOp& load = loads[0];
     EXPECT_EQ(load.op, OpClass::GlobalLoad);
     EXPECT_TRUE(load.global_read_only);
+    EXPECT_FALSE(load.evict_first);
     EXPECT_EQ(load.active_lanes, 32);
     EXPECT_EQ(load.transactions, stride == 1 ? 4 : 32) << "stride " << stride;
     // The listed sectors are the ones of in[t * stride]: distinct, 32 bytes apart per 8 floats.
@@ -112,6 +113,29 @@ TEST(InterpTrace, CoalescedAndStridedLoadsCountSectors) {
     const std::vector<float> out = read_buffer<float>(memory, "out", 32);
     for (int t = 0; t < 32; ++t) EXPECT_EQ(out[t], in[static_cast<size_t>(t * stride)]);
   }
+}
+
+// A streaming load (ld.global.cs, what __ldcs compiles to) is marked evict-first for the cache
+// estimate, and is not a read-only-path load.
+TEST(InterpTrace, StreamingLoadsAreMarkedEvictFirst) {
+  std::string text = kGather;
+  text.replace(text.find("ld.global.nc.f32"), std::strlen("ld.global.nc.f32"), "ld.global.cs.f32");
+  const ptx::PtxModule m = parse(text);
+  const ptx::PtxFunction& f = m.function("gather");
+  const std::vector<float> in(32, 1.0f);
+  LaunchPlan plan;
+  plan.buffers = {input_buffer("in", in), output_buffer("out", 32, Dtype::F32)};
+  HostMemory memory(plan);
+  const LaunchStep step = step_of("gather", 32, {KernelArg::of_buffer("in"), KernelArg::of_buffer("out"),
+                                                 KernelArg::of_scalar(int32_t{1})});
+  const std::vector<BlockTrace> traces = interpret_blocks(f, step, memory, {0});
+  const auto loads = ops_at(traces.at(0).warps.at(0), pc_of(f, ptx::Opcode::Ld, 3));
+  ASSERT_EQ(loads.size(), 1u);
+  EXPECT_TRUE(loads[0].evict_first);
+  EXPECT_FALSE(loads[0].global_read_only);
+  const auto stores = ops_at(traces.at(0).warps.at(0), pc_of(f, ptx::Opcode::St));
+  ASSERT_EQ(stores.size(), 1u);
+  EXPECT_FALSE(stores[0].evict_first);
 }
 
 // Each thread stores its index at buf[tid * stride] (4-byte words), then after a barrier
