@@ -116,41 +116,56 @@ spmv_merge(int rows, int nnz, const int* __restrict__ row_ptr, const int* __rest
     if (threadIdx.x == 32) tile_end = end;
   }
   __syncthreads();
+  // In registers: read from shared memory after each store below, the tile's bounds would have to
+  // be reloaded (the stores might alias them), and each nonzero's loads would wait for the
+  // previous product's store: one device-memory round trip after another (seen in the SASS).
+  const MergeCoord start = tile_start, end = tile_end;
 
   // Row ends first, the products after them: together they are at most KT_TILE items.
-  const int tile_rows = tile_end.row - tile_start.row;
-  const int tile_nnz = tile_end.nz - tile_start.nz;
+  const int tile_rows = end.row - start.row;
+  const int tile_nnz = end.nz - start.nz;
   MergeItem* products = tile + tile_rows;
 #pragma unroll
   for (int k = 0; k < KT_ITEMS; ++k) {
     const int i = threadIdx.x + k * KT_BLOCK;
-    if (i < tile_rows) tile[i].row_end = row_ptr[tile_start.row + 1 + i];
+    if (i < tile_rows) tile[i].row_end = row_ptr[start.row + 1 + i];
   }
+  // All of a thread's nonzeros load before the first product is stored, as in the adaptive
+  // schedule: indices past the tile are clamped, not branched around, so that every load is in
+  // flight at once.
+  if (tile_nnz > 0) {
+    int col[KT_ITEMS];
+    value_t value[KT_ITEMS];
 #pragma unroll
-  for (int k = 0; k < KT_ITEMS; ++k) {
-    const int i = threadIdx.x + k * KT_BLOCK;
-    if (i < tile_nnz) {
-      const int nz = tile_start.nz + i;
-      products[i].product = stream(values + nz) * gather(x, stream(col_idx + nz));
+    for (int k = 0; k < KT_ITEMS; ++k) {
+      const int nz = start.nz + min((int)threadIdx.x + k * KT_BLOCK, tile_nnz - 1);
+      col[k] = stream(col_idx + nz);
+      value[k] = stream(values + nz);
+    }
+#pragma unroll
+    for (int k = 0; k < KT_ITEMS; ++k) {
+      const int i = threadIdx.x + k * KT_BLOCK;
+      const value_t product = value[k] * gather(x, col[k]);
+      if (i < tile_nnz) products[i].product = product;
     }
   }
   __syncthreads();
 
   const int tile_items = tile_rows + tile_nnz;
   MergeCoord at = tile_merge_path_search(min((int)threadIdx.x * KT_ITEMS, tile_items), tile,
-                                         tile_rows, tile_start.nz, tile_nnz);
+                                         tile_rows, start.nz, tile_nnz);
   int first_row = -1;  // tile-relative row of this thread's first row end, if any
   value_t first_sum = 0;
   value_t sum = 0;
 #pragma unroll
   for (int k = 0; k < KT_ITEMS; ++k) {
     if (at.row + at.nz >= tile_items) break;
-    if (at.row < tile_rows && tile[at.row].row_end <= tile_start.nz + at.nz) {
+    if (at.row < tile_rows && tile[at.row].row_end <= start.nz + at.nz) {
       if (first_row < 0) {
         first_row = at.row;
         first_sum = sum;
       } else {
-        y[tile_start.row + at.row] = sum;  // begun and ended in this thread: no one else adds
+        y[start.row + at.row] = sum;  // begun and ended in this thread: no one else adds
       }
       sum = 0;
       ++at.row;
@@ -164,7 +179,7 @@ spmv_merge(int rows, int nnz, const int* __restrict__ row_ptr, const int* __rest
   // also holds the tails of the threads before it, back to the last one that closed a row.
   const TailPrefix before = tail_prefix(first_row >= 0, sum);
   if (first_row >= 0) {
-    value_t* out = y + tile_start.row + first_row;
+    value_t* out = y + start.row + first_row;
     if (before.closed) {
       *out = first_sum + before.sum;
     } else {
@@ -172,7 +187,7 @@ spmv_merge(int rows, int nnz, const int* __restrict__ row_ptr, const int* __rest
     }
   }
   // The block's own tail goes to the row that continues into the next block.
-  if (threadIdx.x == KT_BLOCK - 1 && tile_end.row < rows) {
-    atomicAdd(y + tile_end.row, first_row >= 0 ? sum : before.sum + sum);
+  if (threadIdx.x == KT_BLOCK - 1 && end.row < rows) {
+    atomicAdd(y + end.row, first_row >= 0 ? sum : before.sum + sum);
   }
 }
