@@ -83,18 +83,11 @@ spmv_adaptive(const int2* __restrict__ row_blocks, const int* __restrict__ row_p
   TileRow row_range = tile_row(threadIdx.x / width, rows, first_row, first_nz, row_ptr);
 
   // Whole rows: the tile holds all their nonzeros, loaded coalesced whatever the row lengths.
-  // Indices past the tile are clamped, not branched around, so that all of a thread's loads are
-  // in flight before the first is used; the duplicates hit a line already being fetched.
   const int tile_nnz = to.y - first_nz;
   if (tile_nnz > 0) {
     int col[KT_ITEMS];
     value_t value[KT_ITEMS];
-#pragma unroll
-    for (int k = 0; k < KT_ITEMS; ++k) {
-      const int nz = first_nz + min((int)threadIdx.x + k * KT_BLOCK, tile_nnz - 1);
-      col[k] = stream(col_idx + nz);
-      value[k] = stream(values + nz);
-    }
+    load_tile(first_nz, tile_nnz, col_idx, values, col, value);
 #pragma unroll
     for (int k = 0; k < KT_ITEMS; ++k) {
       const int i = threadIdx.x + k * KT_BLOCK;

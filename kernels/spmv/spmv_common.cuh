@@ -18,3 +18,19 @@ template <typename T>
 __device__ __forceinline__ T stream(const T* p) {
   return __ldcs(p);
 }
+
+// A thread's share of a tile's nonzeros [first_nz, first_nz + tile_nnz) (tile_nnz > 0): Items of
+// them strided by the block (coalesced), every load in flight before any is used. Indices past
+// the tile are clamped, not branched around (a branch per item would serialise the loads); the
+// duplicates hit a line already being fetched.
+template <int Items>
+__device__ __forceinline__ void load_tile(int first_nz, int tile_nnz, const int* __restrict__ col_idx,
+                                          const value_t* __restrict__ values, int (&col)[Items],
+                                          value_t (&value)[Items]) {
+#pragma unroll
+  for (int k = 0; k < Items; ++k) {
+    const int nz = first_nz + min((int)threadIdx.x + k * KT_BLOCK, tile_nnz - 1);
+    col[k] = stream(col_idx + nz);
+    value[k] = stream(values + nz);
+  }
+}

@@ -130,18 +130,11 @@ spmv_merge(int rows, int nnz, const int* __restrict__ row_ptr, const int* __rest
     const int i = threadIdx.x + k * KT_BLOCK;
     if (i < tile_rows) tile[i].row_end = row_ptr[start.row + 1 + i];
   }
-  // All of a thread's nonzeros load before the first product is stored, as in the adaptive
-  // schedule: indices past the tile are clamped, not branched around, so that every load is in
-  // flight at once.
+  // All of a thread's nonzeros load before the first product is stored.
   if (tile_nnz > 0) {
     int col[KT_ITEMS];
     value_t value[KT_ITEMS];
-#pragma unroll
-    for (int k = 0; k < KT_ITEMS; ++k) {
-      const int nz = start.nz + min((int)threadIdx.x + k * KT_BLOCK, tile_nnz - 1);
-      col[k] = stream(col_idx + nz);
-      value[k] = stream(values + nz);
-    }
+    load_tile(start.nz, tile_nnz, col_idx, values, col, value);
 #pragma unroll
     for (int k = 0; k < KT_ITEMS; ++k) {
       const int i = threadIdx.x + k * KT_BLOCK;
