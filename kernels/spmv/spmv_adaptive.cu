@@ -9,6 +9,20 @@
 // and nonzeros end where the next boundary begins.
 #define KT_TILE (KT_BLOCK * KT_ITEMS)
 
+// Where a column's x lies. adaptive_hot (-DKT_HOT_X) passes x_hot too, the x of the matrix's
+// hot columns gathered by spmv_gather_hot_x, and stores a hot column's index as ~slot in it.
+#ifdef KT_HOT_X
+#define KT_X_PARAMS const value_t* __restrict__ x, const value_t* __restrict__ x_hot
+#define KT_X_ARGS x, x_hot
+__device__ __forceinline__ value_t x_at(int col, KT_X_PARAMS) {
+  return col < 0 ? __ldg(x_hot + ~col) : gather(x, col);
+}
+#else
+#define KT_X_PARAMS const value_t* __restrict__ x
+#define KT_X_ARGS x
+__device__ __forceinline__ value_t x_at(int col, KT_X_PARAMS) { return gather(x, col); }
+#endif
+
 __device__ __forceinline__ int boundary_row(int stored) { return stored < 0 ? ~stored : stored; }
 
 // Sum over `width` consecutive lanes (a power of two up to 32), in lane 0 of each group.
@@ -21,13 +35,12 @@ __device__ __forceinline__ value_t group_sum(value_t sum, int width) {
 
 // Every thread of the block takes a strided share of [begin, end); the total lands in thread 0.
 __device__ value_t block_row_sum(int begin, int end, const int* __restrict__ col_idx,
-                                 const value_t* __restrict__ values,
-                                 const value_t* __restrict__ x) {
+                                 const value_t* __restrict__ values, KT_X_PARAMS) {
   __shared__ value_t warp_sums[KT_BLOCK / 32];
   value_t sum = 0;
 #pragma unroll 4
   for (int i = begin + threadIdx.x; i < end; i += KT_BLOCK) {
-    sum += stream(values + i) * gather(x, stream(col_idx + i));
+    sum += stream(values + i) * x_at(stream(col_idx + i), KT_X_ARGS);
   }
   sum = group_sum(sum, 32);
   if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = sum;
@@ -53,7 +66,7 @@ __device__ __forceinline__ TileRow tile_row(int row, int rows, int first_row, in
 extern "C" __global__ void __launch_bounds__(KT_BLOCK)
 spmv_adaptive(const int2* __restrict__ row_blocks, const int* __restrict__ row_ptr,
               const int* __restrict__ col_idx, const value_t* __restrict__ values,
-              const value_t* __restrict__ x, value_t* __restrict__ y) {
+              KT_X_PARAMS, value_t* __restrict__ y) {
   __shared__ value_t products[KT_TILE];
   const int2 from = row_blocks[blockIdx.x];
   const int2 to = row_blocks[blockIdx.x + 1];
@@ -63,7 +76,7 @@ spmv_adaptive(const int2* __restrict__ row_blocks, const int* __restrict__ row_p
   const int first_nz = from.y;
 
   if (slice || rows == 1) {
-    const value_t sum = block_row_sum(first_nz, to.y, col_idx, values, x);
+    const value_t sum = block_row_sum(first_nz, to.y, col_idx, values, KT_X_ARGS);
     if (threadIdx.x == 0) {
       if (slice) {
         atomicAdd(y + first_row, sum);
@@ -91,7 +104,7 @@ spmv_adaptive(const int2* __restrict__ row_blocks, const int* __restrict__ row_p
 #pragma unroll
     for (int k = 0; k < KT_ITEMS; ++k) {
       const int i = threadIdx.x + k * KT_BLOCK;
-      const value_t product = value[k] * gather(x, col[k]);
+      const value_t product = value[k] * x_at(col[k], KT_X_ARGS);
       products[i] = i < tile_nnz ? product : 0;
     }
   }

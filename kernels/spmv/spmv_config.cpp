@@ -9,7 +9,8 @@ namespace ktune {
 
 namespace {
 
-const std::vector<std::string> kScheduleNames = {"row", "subwarp", "merge", "adaptive", "sell", "sell16"};
+const std::vector<std::string> kScheduleNames = {"row",  "subwarp", "merge",       "adaptive",
+                                                 "sell", "sell16",  "adaptive_hot"};
 
 // Merge and adaptive tiles are staged in shared memory at up to 8 bytes an item: 4096 items
 // keep one at 32 KiB, inside the 48 KiB of static shared memory a block may declare.
@@ -19,9 +20,9 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 bool is(const Config& c, SpmvSchedule s) { return c.at("schedule") == static_cast<int64_t>(s); }
 
-bool stages_a_tile(const Config& c) {
-  return is(c, SpmvSchedule::Merge) || is(c, SpmvSchedule::Adaptive);
-}
+bool adaptive(const Config& c) { return is(c, SpmvSchedule::Adaptive) || is(c, SpmvSchedule::AdaptiveHot); }
+
+bool stages_a_tile(const Config& c) { return is(c, SpmvSchedule::Merge) || adaptive(c); }
 
 }  // namespace
 
@@ -38,24 +39,23 @@ ParameterSpace spmv_space() {
        [](const Config& c) { return is(c, SpmvSchedule::Subwarp) || c.at("lanes") == 1; }},
       {"schedule subwarp needs lanes of 2 or more (lanes = 1 is the row schedule)",
        [](const Config& c) { return !is(c, SpmvSchedule::Subwarp) || c.at("lanes") >= 2; }},
-      {"items_per_thread must be 1 unless schedule is merge or adaptive",
+      {"items_per_thread must be 1 unless schedule is merge, adaptive or adaptive_hot",
        [](const Config& c) { return stages_a_tile(c) || c.at("items_per_thread") == 1; }},
       {"schedule merge needs block of 512 or less",
        [](const Config& c) { return !is(c, SpmvSchedule::Merge) || c.at("block") <= 512; }},
-      {"schedules merge and adaptive need block * items_per_thread <= " +
+      {"schedules merge, adaptive and adaptive_hot need block * items_per_thread <= " +
            std::to_string(kMaxStagedTile) + " (their tile is staged in shared memory)",
        [](const Config& c) {
          return !stages_a_tile(c) || c.at("block") * c.at("items_per_thread") <= kMaxStagedTile;
        }},
       // The adaptive kernel would run at other sizes too; these keep its share of the space,
       // which CI compiles in full, small.
-      {"schedule adaptive needs block of 128 or more",
-       [](const Config& c) { return !is(c, SpmvSchedule::Adaptive) || c.at("block") >= 128; }},
-      {"schedule adaptive needs items_per_thread of 1, 2, 4 or 8",
+      {"schedules adaptive and adaptive_hot need block of 128 or more",
+       [](const Config& c) { return !adaptive(c) || c.at("block") >= 128; }},
+      {"schedules adaptive and adaptive_hot need items_per_thread of 1, 2, 4 or 8",
        [](const Config& c) {
          const int64_t items = c.at("items_per_thread");
-         return !is(c, SpmvSchedule::Adaptive) || items == 1 || items == 2 || items == 4 ||
-                items == 8;
+         return !adaptive(c) || items == 1 || items == 2 || items == 4 || items == 8;
        }},
   };
   return space;
@@ -77,7 +77,7 @@ std::string SpmvConfig::schedule_name() const {
 }
 
 int64_t SpmvConfig::blocks(int32_t rows, int64_t nnz) const {
-  if (schedule == SpmvSchedule::Adaptive) {
+  if (is_adaptive()) {
     throw std::logic_error("the adaptive grid follows from the row lengths (adaptive_partition)");
   }
   const int64_t blocks = schedule == SpmvSchedule::Merge ? ceil_div(rows + nnz, tile_items())

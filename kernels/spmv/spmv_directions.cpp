@@ -20,7 +20,7 @@ std::optional<Config> if_valid(Config c) {
 
 bool tiled(const Config& c) {
   const auto s = static_cast<SpmvSchedule>(c.at("schedule"));
-  return s == SpmvSchedule::Merge || s == SpmvSchedule::Adaptive;
+  return s == SpmvSchedule::Merge || s == SpmvSchedule::Adaptive || s == SpmvSchedule::AdaptiveHot;
 }
 
 bool has_lanes(const Config& c) {
@@ -74,7 +74,8 @@ CanonicalMoves SpmvFamily::canonical_moves() const {
   // there, so it has a start of its own (the multi-start keeps the best predicted walk).
   moves.starts = {start(SpmvSchedule::Row, 64), start(SpmvSchedule::Subwarp, 64, 2),
                   start(SpmvSchedule::Merge, 64), start(SpmvSchedule::Adaptive, 128),
-                  start(SpmvSchedule::Sell, 64), start(SpmvSchedule::Sell16, 64)};
+                  start(SpmvSchedule::Sell, 64), start(SpmvSchedule::Sell16, 64),
+                  start(SpmvSchedule::AdaptiveHot, 128)};
   moves.directions = {{"block", "coarsen", grow_block},
                       {"threads", "coarsen", coarsen_threads},
                       {"lanes", "reshape", reshape_lanes}};

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "kernels/spmv/spmv_adaptive_partition.h"
+#include "kernels/spmv/spmv_hot_columns.h"
 #include "kernels/spmv/spmv_sell_format.h"
 
 namespace ktune {
@@ -111,12 +112,18 @@ WorkEstimate estimate_spmv(const CsrF64& a, const SpmvConfig& config, Dtype dtyp
   double row_block_bytes = 0;
   // Kernels that accumulate into y have it zeroed first: y is written twice.
   double y_writes = config.schedule == SpmvSchedule::Merge ? 2 : 1;
-  if (config.schedule == SpmvSchedule::Adaptive) {
+  if (config.is_adaptive()) {
     const AdaptivePartition partition = adaptive_partition(a, config.tile_items());
     e.blocks = partition.blocks();
     estimate_adaptive_warps(a, config, partition, e, group_starts);
     row_block_bytes = static_cast<double>(partition.row_blocks.size() * sizeof(int32_t));
     if (partition.has_slices) y_writes = 2;
+    // adaptive_hot first gathers the hot columns' x (the list read, x_hot written); its own
+    // gathers of them then hit x_hot in L1, which this byte count does not tell apart.
+    if (config.schedule == SpmvSchedule::AdaptiveHot) {
+      e.launches = 2;
+      row_block_bytes += static_cast<double>(hot_column_count(a, kHotColumns)) * (4 + dtype_size(dtype));
+    }
   } else if (config.schedule == SpmvSchedule::Merge) {
     e.blocks = config.blocks(a.rows, a.nnz());
     estimate_merge_warps(a, config, e, group_starts);

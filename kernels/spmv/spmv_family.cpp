@@ -9,6 +9,7 @@
 #include "kernels/spmv/spmv_adaptive_partition.h"
 #include "kernels/spmv/spmv_config.h"
 #include "kernels/spmv/spmv_estimate.h"
+#include "kernels/spmv/spmv_hot_columns.h"
 #include "kernels/spmv/spmv_reference.h"
 #include "kernels/spmv/spmv_sell_format.h"
 #include "workload/input_error.h"
@@ -17,37 +18,44 @@ namespace ktune {
 
 namespace {
 
-std::string_view schedule_template(SpmvSchedule schedule) {
+// spmv_hot_x.cu's block size (KT_HOT_GATHER_BLOCK there).
+constexpr int64_t kHotGatherBlock = 256;
+
+std::string schedule_template(SpmvSchedule schedule) {
   switch (schedule) {
     case SpmvSchedule::Row:
-      return templates::k_spmv_row_cu;
+      return std::string(templates::k_spmv_row_cu);
     case SpmvSchedule::Subwarp:
-      return templates::k_spmv_subwarp_cu;
+      return std::string(templates::k_spmv_subwarp_cu);
     case SpmvSchedule::Merge:
-      return templates::k_spmv_merge_cu;
+      return std::string(templates::k_spmv_merge_cu);
     case SpmvSchedule::Adaptive:
-      return templates::k_spmv_adaptive_cu;
+      return std::string(templates::k_spmv_adaptive_cu);
+    case SpmvSchedule::AdaptiveHot:
+      return std::string(templates::k_spmv_hot_x_cu) + std::string(templates::k_spmv_adaptive_cu);
     case SpmvSchedule::Sell:
     case SpmvSchedule::Sell16:
-      return templates::k_spmv_sell_cu;
+      return std::string(templates::k_spmv_sell_cu);
   }
   return {};
 }
 
-// The device inputs a schedule reads, x last: CSR as it is, or its SELL-32 form.
+// The device inputs a schedule reads: CSR as it is, its SELL-32 form, or CSR with its hot
+// columns renamed and their list; x is the last of the matrix kernel's.
 std::vector<std::string> input_names(SpmvSchedule schedule) {
   if (schedule == SpmvSchedule::Sell) return {"slice_ptr", "sell_col_idx", "sell_values", "x"};
   if (schedule == SpmvSchedule::Sell16) return {"slice_ptr", "sell_offsets", "sell_values", "x"};
+  if (schedule == SpmvSchedule::AdaptiveHot) return {"row_ptr", "hot_col_idx", "values", "x", "hot_cols"};
   return {"row_ptr", "col_idx", "values", "x"};
 }
 
-// The one launch of every schedule, on a grid of `blocks`.
+// The matrix kernel of every schedule, on a grid of `blocks`.
 LaunchStep spmv_launch(const CsrF64& a, const SpmvConfig& c, int64_t blocks) {
   LaunchStep step;
-  step.entry = "spmv_" + c.schedule_name();
+  step.entry = c.is_adaptive() ? "spmv_adaptive" : "spmv_" + c.schedule_name();
   step.grid.x = static_cast<uint32_t>(blocks);
   step.block.x = static_cast<uint32_t>(c.block);
-  if (c.schedule == SpmvSchedule::Adaptive) {
+  if (c.is_adaptive()) {
     step.args.push_back(KernelArg::of_buffer("row_blocks"));
   } else {
     step.args.push_back(KernelArg::of_scalar(a.rows));
@@ -55,14 +63,47 @@ LaunchStep spmv_launch(const CsrF64& a, const SpmvConfig& c, int64_t blocks) {
   if (c.schedule == SpmvSchedule::Merge) {
     step.args.push_back(KernelArg::of_scalar(static_cast<int32_t>(a.nnz())));
   }
-  for (const std::string& buffer : input_names(c.schedule)) step.args.push_back(KernelArg::of_buffer(buffer));
+  for (const std::string& buffer : input_names(c.schedule)) {
+    if (buffer == "hot_cols") continue;  // the gather's, not this kernel's
+    step.args.push_back(KernelArg::of_buffer(buffer));
+  }
+  if (c.schedule == SpmvSchedule::AdaptiveHot) step.args.push_back(KernelArg::of_buffer("x_hot"));
   step.args.push_back(KernelArg::of_buffer("y"));
   return step;
+}
+
+// adaptive_hot's first launch: x_hot[s] = x[hot_cols[s]] for its `hot` slots.
+LaunchStep hot_gather_launch(int64_t hot) {
+  LaunchStep step;
+  step.entry = "spmv_gather_hot_x";
+  step.grid.x = static_cast<uint32_t>(std::max<int64_t>(1, (hot + kHotGatherBlock - 1) / kHotGatherBlock));
+  step.block.x = static_cast<uint32_t>(kHotGatherBlock);
+  step.args = {KernelArg::of_scalar(static_cast<int32_t>(hot)), KernelArg::of_buffer("hot_cols"),
+               KernelArg::of_buffer("x"), KernelArg::of_buffer("x_hot")};
+  return step;
+}
+
+// The launches of a configuration: the hot gather (adaptive_hot), then the matrix kernel.
+std::vector<LaunchStep> spmv_launches(const CsrF64& a, const SpmvConfig& c, int64_t blocks, int64_t hot) {
+  std::vector<LaunchStep> steps;
+  if (c.schedule == SpmvSchedule::AdaptiveHot) steps.push_back(hot_gather_launch(hot));
+  steps.push_back(spmv_launch(a, c, blocks));
+  return steps;
 }
 
 // The inputs of input_names(schedule), built from the workload.
 std::vector<DeviceBuffer> format_inputs(const CsrF64& a, const SpmvConfig& c, Dtype dtype) {
   std::vector<DeviceBuffer> inputs;
+  if (c.schedule == SpmvSchedule::AdaptiveHot) {
+    if (const std::string why = hot_columns_refusal(a); !why.empty()) throw InputError(why);
+    const HotColumns hot = hot_columns(a, kHotColumns);
+    inputs.push_back(index_buffer("row_ptr", a.row_ptr));
+    inputs.push_back(index_buffer("hot_col_idx", hot.col_idx));
+    inputs.push_back(value_buffer("values", a.values, dtype));
+    inputs.push_back(value_buffer("x", deterministic_input_vector(a.cols), dtype));
+    inputs.push_back(index_buffer("hot_cols", hot.columns));
+    return inputs;
+  }
   if (c.is_sell()) {
     const SellMatrix sell = sell_matrix(a);
     inputs.push_back(index_buffer("slice_ptr", sell.slice_ptr));
@@ -84,15 +125,18 @@ std::vector<DeviceBuffer> format_inputs(const CsrF64& a, const SpmvConfig& c, Dt
 }  // namespace
 
 std::string spmv_refusal(const CsrF64& a, const SpmvConfig& c) {
-  return c.is_sell() ? sell_refusal(a, sell_shape(a), c.sell_index()) : "";
+  if (c.is_sell()) return sell_refusal(a, sell_shape(a), c.sell_index());
+  if (c.schedule == SpmvSchedule::AdaptiveHot) return hot_columns_refusal(a);
+  return "";
 }
 
 std::string SpmvFamily::description() const {
   return "Sparse matrix-vector product y = A·x on CSR: one thread per row (row), a sub-warp of "
          "lanes per row (subwarp), merge-path load balancing over rows + nonzeros (merge), or "
-         "row blocks of about one tile of nonzeros each, cut on the host (adaptive); or on the "
-         "matrix's SELL-32 form, a warp per slice of 32 rows, with 32-bit columns (sell) or 16-bit "
-         "offsets from the row (sell16)";
+         "row blocks of about one tile of nonzeros each, cut on the host (adaptive), the same after "
+         "a gather of the x of the most used columns into one dense array (adaptive_hot); or on "
+         "the matrix's SELL-32 form, a warp per slice of 32 rows, with 32-bit columns (sell) or "
+         "16-bit offsets from the row (sell16)";
 }
 
 ParameterSpace SpmvFamily::space() const { return spmv_space(); }
@@ -100,16 +144,19 @@ ParameterSpace SpmvFamily::space() const { return spmv_space(); }
 KernelSource SpmvFamily::source(const Config& config, Dtype dtype) const {
   const SpmvConfig c = SpmvConfig::from(config);
   KernelSource s;
-  s.code = std::string(templates::k_spmv_common_cuh) + std::string(schedule_template(c.schedule));
-  s.entries = {"spmv_" + c.schedule_name()};
+  s.code = std::string(templates::k_spmv_common_cuh) + schedule_template(c.schedule);
+  // The matrix kernel first; adaptive_hot's gather of x_hot (launched before it) second.
+  s.entries = {c.is_adaptive() ? "spmv_adaptive" : "spmv_" + c.schedule_name()};
+  if (c.schedule == SpmvSchedule::AdaptiveHot) s.entries.push_back("spmv_gather_hot_x");
   s.options = {std::string("-DKT_VALUE=") + (dtype == Dtype::F32 ? "float" : "double"),
                "-DKT_BLOCK=" + std::to_string(c.block)};
   if (c.schedule == SpmvSchedule::Subwarp)
     s.options.push_back("-DKT_LANES=" + std::to_string(c.lanes));
   if (c.schedule == SpmvSchedule::Sell16) s.options.push_back("-DKT_SELL_OFFSETS");
-  if (c.schedule == SpmvSchedule::Merge || c.schedule == SpmvSchedule::Adaptive) {
+  if (c.schedule == SpmvSchedule::Merge || c.is_adaptive()) {
     s.options.push_back("-DKT_ITEMS=" + std::to_string(c.items_per_thread));
   }
+  if (c.schedule == SpmvSchedule::AdaptiveHot) s.options.push_back("-DKT_HOT_X");
   return s;
 }
 
@@ -118,14 +165,15 @@ std::vector<LaunchStep> SpmvFamily::launches(const Workload& w, const Config& co
   const CsrF64& a = w.matrix;
   // A refused form has no launch; the tuner reports why before anything runs.
   if (const std::string why = spmv_refusal(a, c); !why.empty()) throw InputError(why);
-  const int64_t blocks = c.schedule == SpmvSchedule::Adaptive
-                             ? adaptive_partition(a, c.tile_items()).blocks()
-                             : c.blocks(a.rows, a.nnz());
-  return {spmv_launch(a, c, blocks)};
+  const int64_t blocks = c.is_adaptive() ? adaptive_partition(a, c.tile_items()).blocks()
+                                         : c.blocks(a.rows, a.nnz());
+  const int64_t hot = c.schedule == SpmvSchedule::AdaptiveHot ? hot_column_count(a, kHotColumns) : 0;
+  return spmv_launches(a, c, blocks, hot);
 }
 
-// The host work of a plan besides its inputs: the adaptive schedule's partition. (Sell's
-// conversion happens with its inputs, in format_inputs, and is shared with them.)
+// The host work of a plan besides its inputs: the adaptive schedules' partition, and
+// adaptive_hot's x_hot. (Sell's conversion and the hot columns' renaming happen with the
+// inputs, in format_inputs, and are shared with them.)
 LaunchPlan SpmvFamily::plan_with(const Workload& w, const Config& config, Dtype dtype,
                                  std::vector<DeviceBuffer> inputs) const {
   const SpmvConfig c = SpmvConfig::from(config);
@@ -135,13 +183,20 @@ LaunchPlan SpmvFamily::plan_with(const Workload& w, const Config& config, Dtype 
   plan.buffers.push_back(output_buffer("y", a.rows, dtype));
   plan.output = "y";
   plan.output_elements = a.rows;
-  if (c.schedule == SpmvSchedule::Adaptive) {
+  if (c.is_adaptive()) {
     const auto start = std::chrono::steady_clock::now();
     const AdaptivePartition partition = adaptive_partition(a, c.tile_items());
     plan.prepare_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     plan.buffers.push_back(index_buffer("row_blocks", partition.row_blocks));
-    plan.steps = {spmv_launch(a, c, partition.blocks())};
+    int64_t hot = 0;
+    if (c.schedule == SpmvSchedule::AdaptiveHot) {
+      const auto hot_cols = std::find_if(plan.buffers.begin(), plan.buffers.end(),
+                                         [](const DeviceBuffer& b) { return b.name == "hot_cols"; });
+      hot = static_cast<int64_t>(hot_cols->size / sizeof(int32_t));
+      plan.buffers.push_back(output_buffer("x_hot", static_cast<size_t>(std::max<int64_t>(hot, 1)), dtype));
+    }
+    plan.steps = spmv_launches(a, c, partition.blocks(), hot);
     // Slices of a split row meet only through atomicAdd into y.
     plan.zero_output_first = partition.has_slices;
   } else {
@@ -157,7 +212,8 @@ LaunchPlan SpmvFamily::prepare(const Workload& w, const Config& config, Dtype dt
   std::vector<DeviceBuffer> inputs = format_inputs(w.matrix, c, dtype);
   const double convert_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   LaunchPlan plan = plan_with(w, config, dtype, std::move(inputs));
-  if (c.is_sell()) plan.prepare_seconds = convert_seconds;
+  // Sell's and adaptive_hot's forms are built with their inputs (the rest have CSR as it is).
+  if (c.is_sell() || c.schedule == SpmvSchedule::AdaptiveHot) plan.prepare_seconds += convert_seconds;
   return plan;
 }
 
@@ -171,8 +227,10 @@ LaunchPlan SpmvFamily::prepare_next(const Workload& w, const Config& config, Dty
     inputs.push_back(*it);  // shares the bytes and their hash
   }
   LaunchPlan plan = plan_with(w, config, dtype, std::move(inputs));
-  // The SELL-32 form it shares cost the previous plan its conversion.
-  if (SpmvConfig::from(config).is_sell()) plan.prepare_seconds = previous.prepare_seconds;
+  // The form it shares (SELL-32, or the renamed hot columns) cost the previous plan its
+  // conversion; that plan's own partition, if any, is about as long as this one's.
+  const SpmvConfig c = SpmvConfig::from(config);
+  if (c.is_sell() || c.schedule == SpmvSchedule::AdaptiveHot) plan.prepare_seconds = previous.prepare_seconds;
   return plan;
 }
 

@@ -11,7 +11,7 @@
 #include "model/interp/interpreter.h"
 #include "model/ptx/ptx_parser.h"
 #include "tests/kernels/random_csr.h"
-#include "tests/kernels/sell_refusal.h"
+#include "tests/kernels/spmv_refusal.h"
 #include "workload/generators.h"
 #include "workload/input_error.h"
 #include "tests/ptx/spmv_ptx_corpus.h"
@@ -20,7 +20,7 @@ namespace ktune::interp {
 namespace {
 
 using testing_support::random_csr;
-using testing_support::sell_refused;
+using testing_support::spmv_refused;
 using testing_support::spmv_ptx_corpus;
 
 Workload workload_of(CsrF64 m) {
@@ -94,19 +94,20 @@ TEST(SpmvInterp, EveryConfigurationComputesTheReference) {
   };
   std::vector<std::vector<double>> references;
   for (const auto& [name, w] : workloads) references.push_back(family.reference(w));
-  int checked = 0, refused = 0, sell_checked = 0, sell16_checked = 0;
+  int checked = 0, refused = 0, sell_checked = 0, sell16_checked = 0, hot_checked = 0;
   for (const auto& item : spmv_ptx_corpus()) {
     const ptx::PtxModule module = ptx::parse_ptx(item.ptx);
     for (size_t i = 0; i < workloads.size(); ++i) {
       SCOPED_TRACE(item.name + " on " + workloads[i].first);
       const Workload& w = workloads[i].second;
-      if (sell_refused(item.config, w.matrix)) {
+      if (spmv_refused(item.config, w.matrix)) {
         EXPECT_THROW(family.prepare(w, item.config, item.dtype), InputError);
         ++refused;
         continue;
       }
       sell_checked += item.entry == "spmv_sell";
       sell16_checked += item.entry == "spmv_sell16";
+      hot_checked += SpmvConfig::from(item.config).schedule == SpmvSchedule::AdaptiveHot;
       const LaunchPlan plan = family.prepare(w, item.config, item.dtype);
       std::vector<double> y;
       ASSERT_NO_THROW(y = compute_output(module, plan, item.dtype));
@@ -116,10 +117,13 @@ TEST(SpmvInterp, EveryConfigurationComputesTheReference) {
       ++checked;
     }
   }
-  EXPECT_EQ(checked + refused, 111 * 2 * 5);
+  EXPECT_EQ(checked + refused, 126 * 2 * 5);
   EXPECT_EQ(sell_checked, 5 * 2 * 3);    // sell on the empty, stencil and far-diagonal matrices
   EXPECT_EQ(sell16_checked, 5 * 2 * 2);  // sell16 on the empty and stencil ones
-  EXPECT_EQ(refused, 5 * 2 * 5);         // both refused on the long row and the random one, sell16 on the far diagonal
+  EXPECT_EQ(hot_checked, 15 * 2 * 3);    // adaptive_hot on the long row, random and stencil ones
+  // Sell and sell16 refused on the long row and the random one, sell16 on the far diagonal;
+  // adaptive_hot on the empty matrix and the far diagonal, where no column is used twice.
+  EXPECT_EQ(refused, 5 * 2 * 5 + 15 * 2 * 2);
 }
 
 // The check has teeth: a kernel that drops the last nonzero of every row fails it.

@@ -15,7 +15,7 @@ namespace {
 using Shape = std::tuple<int64_t, int64_t, int64_t, int64_t>;  // schedule, block, lanes, items
 
 Config spmv(const std::string& schedule, int64_t block, int64_t lanes, int64_t items) {
-  const std::vector<std::string> names = {"row", "subwarp", "merge", "adaptive"};
+  const std::vector<std::string> names = {"row", "subwarp", "merge", "adaptive", "sell", "sell16", "adaptive_hot"};
   const int64_t index = std::find(names.begin(), names.end(), schedule) - names.begin();
   return {{"schedule", index}, {"block", block}, {"lanes", lanes}, {"items_per_thread", items}};
 }
@@ -39,7 +39,10 @@ TEST(SpmvSpace, HoldsExactlyTheDocumentedConfigurations) {
       if (block * items <= 4096) expected.insert({2, block, 1, items});
     }
     for (int64_t items : {1, 2, 4, 8}) {
-      if (block >= 128 && block * items <= 4096) expected.insert({3, block, 1, items});
+      if (block >= 128 && block * items <= 4096) {
+        expected.insert({3, block, 1, items});
+        expected.insert({6, block, 1, items});  // adaptive_hot: the same shapes
+      }
     }
     expected.insert({4, block, 1, 1});
     expected.insert({5, block, 1, 1});
@@ -51,7 +54,7 @@ TEST(SpmvSpace, HoldsExactlyTheDocumentedConfigurations) {
   }
   EXPECT_EQ(configs.size(), expected.size());
   EXPECT_EQ(got, expected);
-  EXPECT_LE(configs.size(), 120u);  // every configuration is compiled in CI, per dtype
+  EXPECT_LE(configs.size(), 130u);  // every configuration is compiled in CI, per dtype
 }
 
 TEST(SpmvSpace, DecodesAValidConfiguration) {
@@ -68,6 +71,12 @@ TEST(SpmvSpace, DecodesAValidConfiguration) {
   EXPECT_EQ(a.schedule, SpmvSchedule::Adaptive);
   EXPECT_EQ(a.schedule_name(), "adaptive");
   EXPECT_EQ(a.tile_items(), 4096);
+  EXPECT_TRUE(a.is_adaptive());
+  const SpmvConfig h = SpmvConfig::from(spmv("adaptive_hot", 256, 1, 2));
+  EXPECT_EQ(h.schedule, SpmvSchedule::AdaptiveHot);
+  EXPECT_EQ(h.schedule_name(), "adaptive_hot");
+  EXPECT_TRUE(h.is_adaptive());
+  EXPECT_FALSE(m.is_adaptive());
 }
 
 TEST(SpmvSpace, RefusesWhatItDoesNotAdmit) {
@@ -77,7 +86,10 @@ TEST(SpmvSpace, RefusesWhatItDoesNotAdmit) {
   expect_refused(spmv("merge", 1024, 1, 1), "merge needs block of 512 or less");
   expect_refused(spmv("merge", 512, 1, 9), "block * items_per_thread <= 4096");
   expect_refused(spmv("adaptive", 1024, 1, 8), "block * items_per_thread <= 4096");
-  expect_refused(spmv("adaptive", 64, 1, 1), "adaptive needs block of 128 or more");
+  expect_refused(spmv("adaptive", 64, 1, 1), "adaptive_hot need block of 128 or more");
+  expect_refused(spmv("adaptive_hot", 64, 1, 1), "adaptive_hot need block of 128 or more");
+  expect_refused(spmv("adaptive_hot", 256, 1, 3), "items_per_thread of 1, 2, 4 or 8");
+  expect_refused(spmv("adaptive_hot", 1024, 1, 8), "block * items_per_thread <= 4096");
   expect_refused(spmv("adaptive", 256, 1, 3), "items_per_thread of 1, 2, 4 or 8");
   expect_refused(spmv("adaptive", 256, 2, 1), "lanes must be 1");
   expect_refused(spmv("row", 32, 1, 1), "'block'");
@@ -101,6 +113,7 @@ TEST(SpmvSpace, BlocksCoverTheWork) {
   EXPECT_EQ(SpmvConfig::from(spmv("row", 64, 1, 1)).blocks(0, 0), 1);
   // The adaptive grid depends on the row lengths, which a shape does not give.
   EXPECT_THROW(SpmvConfig::from(spmv("adaptive", 256, 1, 4)).blocks(1000, 5000), std::logic_error);
+  EXPECT_THROW(SpmvConfig::from(spmv("adaptive_hot", 256, 1, 4)).blocks(1000, 5000), std::logic_error);
 }
 
 }  // namespace

@@ -8,8 +8,9 @@
 #include "kernels/input_vector.h"
 #include "kernels/spmv/spmv_adaptive_partition.h"
 #include "kernels/spmv/spmv_config.h"
+#include "kernels/spmv/spmv_hot_columns.h"
 #include "random_csr.h"
-#include "sell_refusal.h"
+#include "spmv_refusal.h"
 #include "workload/generators.h"
 #include "workload/input_error.h"
 
@@ -17,7 +18,7 @@ namespace ktune {
 namespace {
 
 using testing_support::random_csr;
-using testing_support::sell_refused;
+using testing_support::spmv_refused;
 
 Workload workload_of(CsrF64 m) {
   Workload w;
@@ -60,15 +61,19 @@ TEST(SpmvFamily, SourcePerConfigurationIsSpecialisedAndDistinct) {
     const SpmvConfig c = SpmvConfig::from(config);
     for (Dtype dtype : {Dtype::F32, Dtype::F64}) {
       const KernelSource s = family.source(config, dtype);
-      const std::string entry = "spmv_" + c.schedule_name();
-      EXPECT_EQ(s.entries, std::vector<std::string>{entry});
-      EXPECT_NE(s.code.find(entry + "("), std::string::npos);
+      const bool hot = c.schedule == SpmvSchedule::AdaptiveHot;
+      const std::string entry = hot ? "spmv_adaptive" : "spmv_" + c.schedule_name();
+      const std::vector<std::string> entries =
+          hot ? std::vector<std::string>{entry, "spmv_gather_hot_x"} : std::vector<std::string>{entry};
+      EXPECT_EQ(s.entries, entries);
+      for (const std::string& e : s.entries) EXPECT_NE(s.code.find(e + "("), std::string::npos);
+      EXPECT_EQ(has_option(s, "-DKT_HOT_X"), hot);
       EXPECT_TRUE(has_option(s, dtype == Dtype::F32 ? "-DKT_VALUE=float" : "-DKT_VALUE=double"));
       EXPECT_TRUE(has_option(s, "-DKT_BLOCK=" + std::to_string(c.block)));
       EXPECT_EQ(has_option(s, "-DKT_LANES=" + std::to_string(c.lanes)),
                 c.schedule == SpmvSchedule::Subwarp);
       EXPECT_EQ(has_option(s, "-DKT_ITEMS=" + std::to_string(c.items_per_thread)),
-                c.schedule == SpmvSchedule::Merge || c.schedule == SpmvSchedule::Adaptive);
+                c.schedule == SpmvSchedule::Merge || c.is_adaptive());
       kernels.insert({s.code, s.options});
     }
   }
@@ -83,21 +88,30 @@ TEST(SpmvFamily, LaunchesCoverEveryRowAndNonzero) {
     const Workload w = workload_of(m);
     for (const Config& config : family.space().enumerate()) {
       const SpmvConfig c = SpmvConfig::from(config);
-      if (sell_refused(config, m)) {
+      if (spmv_refused(config, m)) {
         EXPECT_THROW(family.launches(w, config), InputError);
         continue;
       }
       sell_launches += c.is_sell();
       const std::vector<LaunchStep> steps = family.launches(w, config);
-      ASSERT_EQ(steps.size(), 1u);
-      const LaunchStep& s = steps[0];
-      EXPECT_EQ(s.entry, "spmv_" + c.schedule_name());
+      const bool hot = c.schedule == SpmvSchedule::AdaptiveHot;
+      ASSERT_EQ(steps.size(), hot ? 2u : 1u);
+      if (hot) {  // the gather of x_hot first: a thread for each hot column
+        const LaunchStep& gather = steps[0];
+        EXPECT_EQ(gather.entry, "spmv_gather_hot_x");
+        const int64_t count = hot_column_count(m, kHotColumns);
+        EXPECT_EQ(std::get<int32_t>(gather.args[0].scalar), count);
+        EXPECT_GE(int64_t{gather.grid.x} * gather.block.x, count);
+        EXPECT_LT(int64_t{gather.grid.x - 1} * gather.block.x, std::max<int64_t>(count, 1));
+      }
+      const LaunchStep& s = steps.back();
+      EXPECT_EQ(s.entry, c.is_adaptive() ? "spmv_adaptive" : "spmv_" + c.schedule_name());
       EXPECT_EQ(s.block.x, static_cast<uint32_t>(c.block));
       EXPECT_LE(s.block.x, 1024u);
       EXPECT_EQ(s.block.x % 32, 0u);
       EXPECT_EQ(s.grid.y * s.grid.z * s.block.y * s.block.z, 1u);
       EXPECT_GE(s.grid.x, 1u);
-      if (c.schedule == SpmvSchedule::Adaptive) {  // its partition's tests cover the rows
+      if (c.is_adaptive()) {  // its partition's tests cover the rows
         EXPECT_EQ(s.grid.x, adaptive_partition(m, c.tile_items()).blocks());
         continue;
       }
@@ -118,11 +132,11 @@ TEST(SpmvFamily, LaunchArgumentsMatchTheKernelSignatures) {
   const SpmvFamily family;
   const Workload w = workload_of(generate_stencil_2d(18));  // every schedule takes it
   for (const Config& config : family.space().enumerate()) {
-    const LaunchStep s = family.launches(w, config).at(0);
+    const LaunchStep s = family.launches(w, config).back();
     const SpmvSchedule schedule = SpmvConfig::from(config).schedule;
-    const bool merge = schedule == SpmvSchedule::Merge;
-    ASSERT_EQ(s.args.size(), merge ? 7u : 6u);
-    if (schedule == SpmvSchedule::Adaptive) {
+    const bool merge = schedule == SpmvSchedule::Merge, hot = schedule == SpmvSchedule::AdaptiveHot;
+    ASSERT_EQ(s.args.size(), merge || hot ? 7u : 6u);
+    if (SpmvConfig::from(config).is_adaptive()) {
       EXPECT_EQ(s.args[0].buffer, "row_blocks");
     } else {
       EXPECT_EQ(std::get<int32_t>(s.args[0].scalar), w.matrix.rows);
@@ -134,6 +148,7 @@ TEST(SpmvFamily, LaunchArgumentsMatchTheKernelSignatures) {
     std::vector<std::string> names = {"row_ptr", "col_idx", "values", "x", "y"};
     if (schedule == SpmvSchedule::Sell) names = {"slice_ptr", "sell_col_idx", "sell_values", "x", "y"};
     if (schedule == SpmvSchedule::Sell16) names = {"slice_ptr", "sell_offsets", "sell_values", "x", "y"};
+    if (hot) names = {"row_ptr", "hot_col_idx", "values", "x", "x_hot", "y"};
     for (size_t i = 0; i < names.size(); ++i) EXPECT_EQ(s.args[first_buffer + i].buffer, names[i]);
   }
 }
@@ -178,9 +193,9 @@ TEST(SpmvFamily, OnlyMergeAndSplitRowsAccumulateIntoAZeroedOutput) {
     const SpmvSchedule schedule = SpmvConfig::from(config).schedule;
     EXPECT_EQ(family.prepare(short_rows, config, Dtype::F32).zero_output_first,
               schedule == SpmvSchedule::Merge);
-    if (sell_refused(config, long_row.matrix)) continue;
+    if (spmv_refused(config, long_row.matrix)) continue;
     EXPECT_EQ(family.prepare(long_row, config, Dtype::F32).zero_output_first,
-              schedule == SpmvSchedule::Merge || schedule == SpmvSchedule::Adaptive);
+              schedule == SpmvSchedule::Merge || SpmvConfig::from(config).is_adaptive());
   }
 }
 
@@ -202,6 +217,31 @@ TEST(SpmvFamily, AdaptivePrepareUploadsItsPartition) {
   EXPECT_GE(plan.prepare_seconds, 0.0);
   EXPECT_EQ(plan.output, "y");
   EXPECT_EQ(plan.output_elements, 2000u);
+}
+
+// adaptive_hot: the hot columns' list and the renamed matrix go up; x_hot is the gather's
+// output and the matrix kernel's input, and the gather runs first.
+TEST(SpmvFamily, AdaptiveHotPrepareUploadsTheHotColumnsAndGathersThemFirst) {
+  const SpmvFamily family;
+  const Workload w = workload_of(random_csr(3000, 800, 30, 13));
+  const Config config = spmv_space().from_json(
+      {{"schedule", "adaptive_hot"}, {"block", 256}, {"items_per_thread", 2}});
+  for (Dtype dtype : {Dtype::F32, Dtype::F64}) {
+    const LaunchPlan plan = family.prepare(w, config, dtype);
+    const HotColumns hot = hot_columns(w.matrix, kHotColumns);
+    ASSERT_FALSE(hot.columns.empty());
+    EXPECT_EQ(contents<int32_t>(buffer(plan, "hot_cols")), hot.columns);
+    EXPECT_EQ(contents<int32_t>(buffer(plan, "hot_col_idx")), hot.col_idx);
+    EXPECT_EQ(contents<int32_t>(buffer(plan, "row_blocks")), adaptive_partition(w.matrix, 512).row_blocks);
+    const DeviceBuffer& x_hot = buffer(plan, "x_hot");
+    EXPECT_TRUE(x_hot.bytes.empty());
+    EXPECT_EQ(x_hot.size, hot.columns.size() * dtype_size(dtype));
+    ASSERT_EQ(plan.steps.size(), 2u);
+    EXPECT_EQ(plan.steps[0].entry, "spmv_gather_hot_x");
+    EXPECT_EQ(plan.steps[0].args.back().buffer, "x_hot");
+    EXPECT_EQ(plan.steps[1].entry, "spmv_adaptive");
+    EXPECT_EQ(plan.steps[1].args[5].buffer, "x_hot");
+  }
 }
 
 TEST(SpmvFamily, RefusesAnInvalidConfiguration) {
@@ -249,12 +289,15 @@ TEST(SpmvFamily, PrepareNextSharesTheInputsAndKeepsItsOwnLaunches) {
     return family.prepare(w, spmv_space().from_json({{"schedule", schedule}, {"block", 64}}), Dtype::F32);
   };
   const LaunchPlan first_csr = first_of("row"), first_sell = first_of("sell"), first_sell16 = first_of("sell16");
+  const LaunchPlan first_hot = family.prepare(
+      w, spmv_space().from_json({{"schedule", "adaptive_hot"}, {"block", 128}, {"items_per_thread", 1}}), Dtype::F32);
   for (const Config& config : configs) {
     const SpmvSchedule schedule = SpmvConfig::from(config).schedule;
     const bool sell = SpmvConfig::from(config).is_sell();
-    const LaunchPlan& first = schedule == SpmvSchedule::Sell ? first_sell
-                              : schedule == SpmvSchedule::Sell16 ? first_sell16
-                                                                 : first_csr;
+    const LaunchPlan& first = schedule == SpmvSchedule::Sell           ? first_sell
+                              : schedule == SpmvSchedule::Sell16      ? first_sell16
+                              : schedule == SpmvSchedule::AdaptiveHot ? first_hot
+                                                                      : first_csr;
     const LaunchPlan fresh = family.prepare(w, config, Dtype::F32);
     const LaunchPlan next = family.prepare_next(w, config, Dtype::F32, first);
     ASSERT_EQ(next.buffers.size(), fresh.buffers.size());
@@ -264,15 +307,17 @@ TEST(SpmvFamily, PrepareNextSharesTheInputsAndKeepsItsOwnLaunches) {
       EXPECT_EQ(a.name, b.name);
       EXPECT_EQ(a.size, b.size);
       EXPECT_EQ(a.bytes.view(), b.bytes.view()) << a.name;
-      const bool shared_input = a.name != "y" && a.name != "row_blocks";
+      const bool shared_input = a.name != "y" && a.name != "row_blocks" && a.name != "x_hot";
       if (shared_input) {
         EXPECT_EQ(b.bytes.data(), first.buffers[i].bytes.data()) << a.name << " was copied";
       }
     }
     EXPECT_EQ(next.zero_output_first, fresh.zero_output_first);
     ASSERT_EQ(next.steps.size(), fresh.steps.size());
-    EXPECT_EQ(next.steps[0].entry, fresh.steps[0].entry);
-    EXPECT_EQ(next.steps[0].grid.x, fresh.steps[0].grid.x);
+    for (size_t i = 0; i < fresh.steps.size(); ++i) {
+      EXPECT_EQ(next.steps[i].entry, fresh.steps[i].entry);
+      EXPECT_EQ(next.steps[i].grid.x, fresh.steps[i].grid.x);
+    }
     // After a plan of the other format the inputs are built afresh, and are the same.
     const LaunchPlan crossed = family.prepare_next(w, config, Dtype::F32, sell ? first_csr : first_sell);
     ASSERT_EQ(crossed.buffers.size(), fresh.buffers.size());

@@ -49,7 +49,8 @@ TEST(SpmvDirections, EveryScheduleHasACanonicalStart) {
   std::set<SpmvSchedule> schedules;
   for (const Config& c : find_family("spmv")->canonical_moves().starts) schedules.insert(SpmvConfig::from(c).schedule);
   EXPECT_EQ(schedules, (std::set<SpmvSchedule>{SpmvSchedule::Row, SpmvSchedule::Subwarp, SpmvSchedule::Merge,
-                                               SpmvSchedule::Adaptive, SpmvSchedule::Sell, SpmvSchedule::Sell16}));
+                                               SpmvSchedule::Adaptive, SpmvSchedule::Sell, SpmvSchedule::Sell16,
+                                               SpmvSchedule::AdaptiveHot}));
 }
 
 TEST(SpmvDirections, EveryStepFromEveryStartStaysInTheSpace) {
