@@ -65,6 +65,9 @@ TEST(HotColumns, AHotColumnIsStoredAsItsSlotAndTheRestAsThemselves) {
     }
   }
   EXPECT_GT(renamed, 50);
+  // The count without the sort agrees with the sorted list, capped or not.
+  EXPECT_EQ(hot_column_count(a, 50), 50);
+  EXPECT_EQ(hot_column_count(a, 1 << 20), static_cast<int64_t>(hot_columns(a, 1 << 20).columns.size()));
 }
 
 TEST(HotColumns, AMatrixWithNoColumnUsedTwiceIsRefused) {
