@@ -137,10 +137,10 @@ json explain_steps(const CandidatePrediction& p) {
   for (const StepEmulation& s : p.steps) {
     json samples = json::array();
     for (const SampledBlock& b : s.prediction.samples)
-      samples.push_back({{"block", b.block}, {"weight", b.weight}, {"cycles", b.cycles}});
+      samples.push_back({{"block", b.block}, {"weight", b.weight}, {"span", b.span}, {"cycles", b.cycles}});
     steps.push_back({{"entry", s.entry}, {"blocks", s.blocks}, {"threads_per_block", s.threads_per_block},
                      {"resident_blocks", s.prediction.resident_blocks}, {"imbalance", s.imbalance},
-                     {"fit", {{"intercept", s.prediction.fit_intercept}, {"slope", s.prediction.fit_slope}}},
+                     {"fit", {{"intercept", s.prediction.fit_intercept}, {"slope", s.prediction.fit_slope}, {"span_slope", s.prediction.fit_span_slope}}},
                      {"makespan_cycles", s.prediction.makespan_cycles}, {"samples", samples}});
   }
   return steps;
@@ -389,7 +389,8 @@ int main(int argc, char** argv) try {
   const json summary = summarise(results);
   const json meta = {{"truth", o.truth},
                      {"device", truth["meta"]["device"].value("name", std::string("?"))},
-                     {"samples", std::to_string(o.samples.heaviest) + " heaviest + " + std::to_string(o.samples.random) + " random"},
+                     {"samples", std::to_string(o.samples.heaviest) + " heaviest + " + std::to_string(o.samples.random) + " random (+ " +
+                                     std::to_string(o.samples.longest) + " longest by span in row-block launches)"},
                      {"host", std::to_string(std::thread::hardware_concurrency()) + " hardware threads"},
                      {"clock_ghz", gpu.clock_ghz},
                      {"clock_source", clock_source},

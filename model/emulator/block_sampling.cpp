@@ -19,10 +19,14 @@ uint64_t next_random(uint64_t& state) {
 }  // namespace
 
 std::vector<int64_t> choose_sample_blocks(const std::vector<double>& block_weights,
-                                          const SamplePlan& plan) {
-  if (plan.heaviest < 0 || plan.random < 0) throw InputError("sample counts must not be negative");
+                                          const SamplePlan& plan, const std::vector<double>& block_spans) {
+  if (plan.heaviest < 0 || plan.random < 0 || plan.longest < 0) throw InputError("sample counts must not be negative");
   const int64_t blocks = static_cast<int64_t>(block_weights.size());
-  const int64_t wanted = static_cast<int64_t>(plan.heaviest) + plan.random;
+  const bool spans = !block_spans.empty();
+  if (spans && block_spans.size() != block_weights.size())
+    throw InputError("block spans must be one per block, as the weights are");
+  const int64_t longest = spans ? plan.longest : 0;
+  const int64_t wanted = static_cast<int64_t>(plan.heaviest) + longest + plan.random;
   std::vector<int64_t> order(static_cast<size_t>(blocks));
   std::iota(order.begin(), order.end(), 0);
   if (blocks <= wanted) return order;
@@ -38,6 +42,19 @@ std::vector<int64_t> choose_sample_blocks(const std::vector<double>& block_weigh
   std::vector<char> taken(static_cast<size_t>(blocks), 0);
   for (int64_t i = 0; i < plan.heaviest; ++i) taken[static_cast<size_t>(order[i])] = 1;
   std::vector<int64_t> chosen(order.begin(), order.begin() + plan.heaviest);
+  if (longest > 0) {
+    std::vector<int64_t> rest;
+    for (int64_t b = 0; b < blocks; ++b)
+      if (!taken[static_cast<size_t>(b)]) rest.push_back(b);
+    const int64_t count = std::min<int64_t>(longest, static_cast<int64_t>(rest.size()));
+    std::partial_sort(rest.begin(), rest.begin() + count, rest.end(), [&](int64_t a, int64_t b) {
+      return block_spans[a] != block_spans[b] ? block_spans[a] > block_spans[b] : a < b;
+    });
+    for (int64_t i = 0; i < count; ++i) {
+      taken[static_cast<size_t>(rest[i])] = 1;
+      chosen.push_back(rest[i]);
+    }
+  }
   const int64_t run = std::max(1, plan.run);
   uint64_t state = plan.seed;
   for (int64_t i = plan.heaviest; i < blocks && static_cast<int64_t>(chosen.size()) < wanted; ++i) {

@@ -13,13 +13,17 @@ struct SamplePlan {
   int heaviest = 4;
   int random = 4;
   uint64_t seed = 1;
-  int run = 2;  // adjacent blocks per random pick (the last run may be shorter)
+  int run = 2;      // adjacent blocks per random pick (the last run may be shorter)
+  int longest = 2;  // the longest-running blocks by span, when the grid's spans are known
 };
 
 // Distinct block indices in increasing order; the same weights and plan give the same
-// blocks on every platform. Ties among the heaviest go to the lower index. All blocks when
-// the grid is no larger than the plan.
+// blocks on every platform. Ties among the heaviest (and the longest) go to the lower index.
+// All blocks when the grid is no larger than the plan. `block_spans` (one per block, or none)
+// is how long a block's longest thread runs alone: a block can read little and still run long
+// (a CSR-Adaptive tile whose longest row one thread reduces), and weight alone would not pick it.
 std::vector<int64_t> choose_sample_blocks(const std::vector<double>& block_weights,
-                                          const SamplePlan& plan = {});
+                                          const SamplePlan& plan = {},
+                                          const std::vector<double>& block_spans = {});
 
 }  // namespace ktune

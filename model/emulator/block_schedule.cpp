@@ -1,6 +1,9 @@
 #include "model/emulator/block_schedule.h"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
 #include <functional>
 #include <numeric>
 #include <queue>
@@ -37,6 +40,81 @@ TimeFit fit_time_by_weight(const std::vector<double>& weights, const std::vector
     fit.slope = tw / ww;
   }
   return fit;
+}
+
+namespace {
+
+// Least squares of times on the chosen columns of {1, weight, span}, by the normal equations
+// (at most 3x3, Gaussian elimination with partial pivoting) over columns scaled to a largest
+// entry of 1, so that weights of 1e4 and spans of 1e1 meet one singularity test. False when a
+// column is zero or the chosen columns are (nearly) dependent, as equal spans and the constant.
+bool least_squares(const std::vector<std::array<double, 3>>& rows, const std::vector<double>& times,
+                   const std::array<bool, 3>& use, std::array<double, 3>& coef) {
+  std::vector<int> cols;
+  std::vector<double> scale;
+  for (int c = 0; c < 3; ++c) {
+    if (!use[c]) continue;
+    double largest = 0;
+    for (const auto& row : rows) largest = std::max(largest, std::fabs(row[c]));
+    if (largest == 0) return false;
+    cols.push_back(c);
+    scale.push_back(largest);
+  }
+  const size_t n = cols.size();
+  double a[3][4] = {};
+  for (size_t i = 0; i < times.size(); ++i)
+    for (size_t r = 0; r < n; ++r) {
+      const double xr = rows[i][cols[r]] / scale[r];
+      for (size_t c = 0; c < n; ++c) a[r][c] += xr * rows[i][cols[c]] / scale[c];
+      a[r][n] += xr * times[i];
+    }
+  const double tiny = 1e-9 * static_cast<double>(times.size());
+  for (size_t k = 0; k < n; ++k) {
+    size_t pivot = k;
+    for (size_t r = k + 1; r < n; ++r)
+      if (std::fabs(a[r][k]) > std::fabs(a[pivot][k])) pivot = r;
+    for (size_t c = 0; c <= n; ++c) std::swap(a[k][c], a[pivot][c]);
+    if (std::fabs(a[k][k]) <= tiny) return false;
+    for (size_t r = 0; r < n; ++r) {
+      if (r == k) continue;
+      const double f = a[r][k] / a[k][k];
+      for (size_t c = k; c <= n; ++c) a[r][c] -= f * a[k][c];
+    }
+  }
+  coef = {0, 0, 0};
+  for (size_t k = 0; k < n; ++k) coef[cols[k]] = a[k][n] / a[k][k] / scale[k];
+  return true;
+}
+
+}  // namespace
+
+TimeFit fit_time_by_weight_and_span(const std::vector<double>& weights, const std::vector<double>& spans,
+                                    const std::vector<double>& times) {
+  if (weights.size() != times.size() || spans.size() != times.size() || times.empty())
+    throw InputError("a time fit needs one weight and one span per time, and at least one");
+  std::vector<std::array<double, 3>> rows(times.size());
+  for (size_t i = 0; i < times.size(); ++i) rows[i] = {1.0, weights[i], spans[i]};
+  TimeFit best;
+  best.intercept = std::accumulate(times.begin(), times.end(), 0.0) / static_cast<double>(times.size());
+  double best_error = std::numeric_limits<double>::infinity();
+  for (int subset = 1; subset < 8; ++subset) {
+    const std::array<bool, 3> use = {(subset & 1) != 0, (subset & 2) != 0, (subset & 4) != 0};
+    std::array<double, 3> coef{};
+    if (!least_squares(rows, times, use, coef)) continue;
+    if (coef[0] < 0 || coef[1] < 0 || coef[2] < 0) continue;
+    double error = 0;
+    for (size_t i = 0; i < times.size(); ++i) {
+      const double residual = times[i] - (coef[0] + coef[1] * weights[i] + coef[2] * spans[i]);
+      error += residual * residual;
+    }
+    if (error < best_error) {
+      best_error = error;
+      best.intercept = coef[0];
+      best.slope = coef[1];
+      best.span_slope = coef[2];
+    }
+  }
+  return best;
 }
 
 double grid_makespan(const std::vector<double>& block_cycles, int64_t slots, double dispatch_cycles) {

@@ -11,9 +11,18 @@ namespace ktune {
 struct TimeFit {
   double intercept = 0;
   double slope = 0;
-  double operator()(double weight) const { return intercept + slope * weight; }
+  double span_slope = 0;  // cycles per step of a block's longest thread (fit_time_by_weight_and_span)
+  double operator()(double weight, double span = 0) const { return intercept + slope * weight + span_slope * span; }
 };
 TimeFit fit_time_by_weight(const std::vector<double>& weights, const std::vector<double>& times);
+
+// time(weight, span) = intercept + slope x weight + span_slope x span, least squares with every
+// coefficient >= 0 (the best of the fits on each subset of the three terms whose coefficients
+// come out >= 0; the mean alone always does). For grids whose blocks differ in two ways: how
+// much they read (weight) and how long one thread runs alone (span), as a CSR-Adaptive tile
+// whose longest row one thread reduces serially while the block's other warps have finished.
+TimeFit fit_time_by_weight_and_span(const std::vector<double>& weights, const std::vector<double>& spans,
+                                    const std::vector<double>& times);
 
 // Blocks in index order go to whichever of `slots` frees first, and the block scheduler hands
 // out at most one block per `dispatch_cycles` on the whole device (a grid of many short blocks

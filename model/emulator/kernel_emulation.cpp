@@ -21,6 +21,10 @@ void check_input(const KernelEmulationInput& in) {
     throw InputError("GPU description '" + in.gpu.arch + "' lacks the emulator's figures");
   for (double w : in.block_weights)
     if (!std::isfinite(w) || w < 0) throw InputError("block weights must be finite and >= 0");
+  if (!in.block_spans.empty() && in.block_spans.size() != in.block_weights.size())
+    throw InputError("block spans must be one per block, as the weights are");
+  for (double s : in.block_spans)
+    if (!std::isfinite(s) || s < 0) throw InputError("block spans must be finite and >= 0");
   const int64_t blocks = static_cast<int64_t>(in.block_weights.size());
   for (const BlockTrace& b : in.samples)
     if (b.block < 0 || b.block >= blocks)
@@ -77,6 +81,7 @@ PreparedKernel prepare_kernel(const KernelEmulationInput& in, const KernelEmulat
   cache.line_weights = in.gpu.line_weights;
   k.programs = prepare_samples(in.samples, cache);
   k.block_weights = in.block_weights;
+  k.block_spans = in.block_spans;
 
   // The SM run: resident - 1 blocks fill the SM, the next S are timed (each sample once, all
   // slots busy around it), the last resident - 1 keep the SM busy until the timed ones end.
@@ -121,7 +126,9 @@ KernelPrediction predict_kernel(const PreparedKernel& k, const std::optional<Per
   out.sm_run = emulate_sm(k.queue, k.timing, run_options);
 
   const size_t s = k.programs.blocks.size();
-  std::vector<double> weights(s), times(s);
+  const bool spans = !k.block_spans.empty();
+  auto span_of = [&](size_t b) { return spans ? k.block_spans[b] : 0.0; };
+  std::vector<double> weights(s), sample_spans(s), times(s);
   std::vector<std::pair<int64_t, double>> sampled_times;  // (block, cycles)
   double sampled_weight = 0;
   for (size_t i = 0; i < s; ++i) {
@@ -131,22 +138,24 @@ KernelPrediction predict_kernel(const PreparedKernel& k, const std::optional<Per
     SampledBlock sample;
     sample.block = block.block;
     sample.weight = k.block_weights[static_cast<size_t>(block.block)];
+    sample.span = span_of(static_cast<size_t>(block.block));
     sample.cycles = run.end - run.start;
     sample.ops = block.op_count();
     sample.transactions = block.transactions;
     weights[i] = sample.weight;
+    sample_spans[i] = sample.span;
     times[i] = sample.cycles;
     sampled_weight += sample.weight;
     sampled_times.emplace_back(sample.block, sample.cycles);
     out.samples.push_back(sample);
   }
-  const TimeFit fit = fit_time_by_weight(weights, times);
+  const TimeFit fit = spans ? fit_time_by_weight_and_span(weights, sample_spans, times) : fit_time_by_weight(weights, times);
   std::sort(sampled_times.begin(), sampled_times.end());
 
   std::vector<double> block_cycles(k.block_weights.size());
   auto next_sampled = sampled_times.begin();
   for (size_t b = 0; b < block_cycles.size(); ++b) {
-    block_cycles[b] = fit(k.block_weights[b]);
+    block_cycles[b] = fit(k.block_weights[b], span_of(b));
     if (next_sampled != sampled_times.end() && next_sampled->first == static_cast<int64_t>(b)) {
       block_cycles[b] = next_sampled->second;  // a sampled block keeps its own time
       while (next_sampled != sampled_times.end() && next_sampled->first == static_cast<int64_t>(b))
@@ -161,6 +170,7 @@ KernelPrediction predict_kernel(const PreparedKernel& k, const std::optional<Per
   out.active_sms = k.active_sms;
   out.fit_intercept = fit.intercept;
   out.fit_slope = fit.slope;
+  out.fit_span_slope = fit.span_slope;
   out.utilisation = out.sm_run.utilisation;
   out.cache = k.programs.cache;
 

@@ -5,8 +5,9 @@
 //      co-resident on one SM, fewer when the grid does not fill every SM;
 //   2. each sampled block is emulated on one SM among co-resident sampled blocks, with
 //      finished slots refilled, so its time includes steady contention (sm_emulator.h);
-//   3. the sampled times fit time(weight) = a + b x weight (least squares, a, b >= 0), which
-//      gives every block of the grid a time (a sampled block keeps its own);
+//   3. the sampled times fit time(weight) = a + b x weight (least squares, a, b >= 0), or
+//      with the grid's spans time = a + b x weight + c x span, which gives every block of the
+//      grid a time (a sampled block keeps its own);
 //   4. blocks go in index order to whichever of the SMs x resident slots frees first, as the
 //      hardware block scheduler hands them out: kernel = busiest slot + launch overhead x
 //      launches.
@@ -28,6 +29,7 @@ namespace ktune {
 struct KernelEmulationInput {
   std::vector<BlockTrace> samples;    // BlockTrace::block indexes block_weights
   std::vector<double> block_weights;  // one per block of the grid (e.g. summed warp_work)
+  std::vector<double> block_spans;    // one per block, its longest thread's steps; or none
   int threads_per_block = 0;
   ResourceUsage usage;                // registers and static shared memory per block
   int dynamic_shared_bytes = 0;
@@ -44,6 +46,7 @@ struct KernelEmulationOptions {
 struct SampledBlock {
   int64_t block = 0;
   double weight = 0;
+  double span = 0;    // 0 when the grid has no spans
   double cycles = 0;  // its time on an SM with co-resident blocks
   size_t ops = 0;
   std::array<double, kResourceCount> transactions{};
@@ -58,6 +61,7 @@ struct KernelPrediction {
   int active_sms = 0;
   double fit_intercept = 0;  // cycles
   double fit_slope = 0;      // cycles per unit of weight
+  double fit_span_slope = 0; // cycles per step of span (0 without spans)
   std::array<double, kResourceCount> utilisation{};   // on the emulated SM, in [0, 1]
   std::array<double, kResourceCount> transactions{};  // whole grid, from the samples by weight
   CacheSummary cache;
@@ -70,6 +74,7 @@ struct KernelPrediction {
 struct PreparedKernel {
   PreparedSamples programs;
   std::vector<double> block_weights;
+  std::vector<double> block_spans;      // empty when the grid has none
   std::vector<const EmuBlock*> queue;   // the SM run: typical samples as fill, each sample timed once (kernel_emulation.cpp)
   size_t first_measured = 0;            // queue positions of the timed samples begin here
   EmulatorTiming timing;                // L2/DRAM gaps already shared out over active SMs

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <exception>
 #include <new>
+#include <numeric>
 
 #include "model/emulator/issue_order.h"
 #include "model/interp/interpreter.h"
@@ -28,11 +29,13 @@ ResourceUsage usage_of(const CompiledKernel& kernel, const std::string& entry) {
   return it->second;
 }
 
-// Busiest slot over the mean slot, the mean from the fit over every block's weight.
-double imbalance_of(const KernelPrediction& p, const std::vector<double>& weights, int64_t slots) {
-  double total_weight = 0;
-  for (double w : weights) total_weight += w;
-  const double total = p.fit_intercept * static_cast<double>(weights.size()) + p.fit_slope * total_weight;
+// Busiest slot over the mean slot, the mean from the fit over every block's weight (and span).
+double imbalance_of(const KernelPrediction& p, const std::vector<double>& weights, const std::vector<double>& spans,
+                    int64_t slots) {
+  const double total_weight = std::accumulate(weights.begin(), weights.end(), 0.0);
+  const double total_span = std::accumulate(spans.begin(), spans.end(), 0.0);
+  const double total = p.fit_intercept * static_cast<double>(weights.size()) + p.fit_slope * total_weight +
+                       p.fit_span_slope * total_span;
   const double mean_slot = total / static_cast<double>(std::max<int64_t>(slots, 1));
   return mean_slot > 0 ? std::max(1.0, p.makespan_cycles / mean_slot) : 1.0;
 }
@@ -50,7 +53,8 @@ StepEmulation emulate_step(const ptx::PtxModule& module, const LaunchPlan& plan,
   auto start = Clock::now();
   KernelEmulationInput in;
   in.block_weights = launch_block_weights(plan, step, estimate);
-  const std::vector<int64_t> sampled = choose_sample_blocks(in.block_weights, options.samples);
+  if (std::optional<std::vector<double>> spans = csr_block_spans(plan, step)) in.block_spans = std::move(*spans);
+  const std::vector<int64_t> sampled = choose_sample_blocks(in.block_weights, options.samples, in.block_spans);
   interp::InterpretLimits limits;
   limits.max_warp_instructions_per_block = options.max_warp_instructions_per_block;
   interp::LaunchInterpreter interpreter(module.function(step.entry), step, memory, limits);
@@ -70,7 +74,7 @@ StepEmulation emulate_step(const ptx::PtxModule& module, const LaunchPlan& plan,
   in.measured_cache = options.measured_cache;
   const PreparedKernel prepared = prepare_kernel(in);
   out.prediction = predict_kernel(prepared);
-  out.imbalance = imbalance_of(out.prediction, in.block_weights, prepared.block_slots);
+  out.imbalance = imbalance_of(out.prediction, in.block_weights, in.block_spans, prepared.block_slots);
   totals.emulate_seconds += seconds_since(start);
 
   if (options.sensitivity) {

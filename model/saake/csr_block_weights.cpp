@@ -5,6 +5,8 @@
 #include <cstring>
 #include <variant>
 
+#include "kernels/spmv/spmv_adaptive_partition.h"
+
 namespace ktune {
 namespace {
 
@@ -108,6 +110,40 @@ std::optional<std::vector<double>> csr_block_weights(const LaunchPlan& plan, con
     weights[static_cast<size_t>(b)] = work;
   }
   return weights;
+}
+
+std::optional<std::vector<double>> csr_block_spans(const LaunchPlan& plan, const LaunchStep& step) {
+  const int64_t blocks = int64_t{step.grid.x} * step.grid.y * step.grid.z;
+  const IntView row_blocks = int_buffer(plan, step, "row_blocks");
+  const IntView row_ptr = int_buffer(plan, step, "row_ptr");
+  if (blocks < 1 || row_blocks.empty() || row_ptr.size < 2) return std::nullopt;
+  if (static_cast<int64_t>(row_blocks.size) != 2 * (blocks + 1)) return std::nullopt;
+  const int64_t rows = static_cast<int64_t>(row_ptr.size) - 1;
+  const int64_t threads = std::max<int64_t>(1, int64_t{step.block.x} * step.block.y * step.block.z);
+  auto row = [&](int64_t b) { const int64_t r = row_blocks[2 * b]; return r < 0 ? ~r : r; };
+  std::vector<double> spans(static_cast<size_t>(blocks), 0.0);
+  for (int64_t b = 0; b < blocks; ++b) {
+    const int64_t first = row(b), last = row(b + 1);
+    const int64_t nonzeros = row_blocks[2 * b + 3] - row_blocks[2 * b + 1];
+    if (first < 0 || last > rows || last < first || nonzeros < 0) return std::nullopt;
+    double span = static_cast<double>((nonzeros + threads - 1) / threads);
+    if (row_blocks[2 * b] >= 0 && last - first > 1) {  // whole rows: then the reduction passes
+      const int64_t width = adaptive_row_width(last - first, threads);
+      const int64_t per_pass = threads / width;
+      int64_t begin = row_ptr[first];  // each row pointer read once: this is O(rows) per candidate
+      for (int64_t pass = first; pass < last; pass += per_pass) {
+        int64_t longest = 0;
+        for (int64_t r = pass; r < std::min(last, pass + per_pass); ++r) {
+          const int64_t end = row_ptr[r + 1];
+          longest = std::max(longest, end - begin);
+          begin = end;
+        }
+        span += static_cast<double>(1 + (longest + width - 1) / width);
+      }
+    }
+    spans[static_cast<size_t>(b)] = span;
+  }
+  return spans;
 }
 
 }  // namespace ktune

@@ -26,4 +26,15 @@ namespace ktune {
 // are malformed.
 std::optional<std::vector<double>> csr_block_weights(const LaunchPlan& plan, const LaunchStep& step);
 
+// How long each block's longest thread runs alone, in loop steps, for a "row_blocks" launch
+// (spmv_adaptive): a run of whole rows loads its tile (ceil(nonzeros / threads) each), then
+// every pass reduces one row per group of `width` threads (adaptive_row_width) from shared
+// memory, as long as its longest row over the width; one row or a slice of one is strided over
+// by all threads, ceil(nonzeros / threads). On a power-law matrix a tile's longest row decides
+// its block: ncu on R-MAT 20 with 4096-nonzero tiles shows 44% of the warps resident against
+// 83% with 256-nonzero ones, for the same traffic (bench/results/ncu_x_reuse_h200.md).
+// Nothing for other launches, whose weight is already their longest thread's work, or for
+// malformed buffers. O(rows).
+std::optional<std::vector<double>> csr_block_spans(const LaunchPlan& plan, const LaunchStep& step);
+
 }  // namespace ktune

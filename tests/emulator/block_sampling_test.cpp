@@ -54,6 +54,28 @@ TEST(BlockSampling, RandomPicksComeInRunsOfAdjacentBlocks) {
   EXPECT_EQ(e.back(), 49);
 }
 
+// A block that reads little can still run long (its longest thread alone): with spans the
+// longest ones join the heaviest, which weight alone would never pick; without them nothing
+// changes.
+TEST(BlockSampling, SpansAddTheLongestRunningBlocks) {
+  std::vector<double> w = weights(5000);
+  w[4321] = 1e6;
+  std::vector<double> spans(w.size(), 1.0);
+  spans[10] = 500;
+  spans[4321] = 900;  // already in as the heaviest: the next longest comes instead
+  spans[2999] = 400;
+  spans[3000] = 400;  // a tie with 2999: the lower index wins
+  const SamplePlan plan{1, 4, 42, 2, 2};
+  const std::vector<int64_t> a = choose_sample_blocks(w, plan, spans);
+  ASSERT_EQ(a.size(), 7u);
+  EXPECT_EQ(std::adjacent_find(a.begin(), a.end()), a.end());
+  for (int64_t b : {4321, 10, 2999}) EXPECT_TRUE(std::binary_search(a.begin(), a.end(), b)) << b;
+  EXPECT_EQ(choose_sample_blocks(w, plan), choose_sample_blocks(w, plan, {}));
+  EXPECT_EQ(choose_sample_blocks(w, plan).size(), 5u);
+  EXPECT_THROW(choose_sample_blocks(w, plan, std::vector<double>(10, 1.0)), InputError);
+  EXPECT_THROW(choose_sample_blocks(w, {1, 4, 42, 2, -1}, spans), InputError);
+}
+
 TEST(BlockSampling, TakesEveryBlockOfASmallGrid) {
   EXPECT_EQ(choose_sample_blocks(weights(5), {4, 4, 1}), (std::vector<int64_t>{0, 1, 2, 3, 4}));
   EXPECT_TRUE(choose_sample_blocks({}, {4, 4, 1}).empty());

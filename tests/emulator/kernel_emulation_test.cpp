@@ -49,6 +49,29 @@ TEST(TimeFit, RecoversALineAndStaysNonNegative) {
   EXPECT_GT(origin.slope, 0);
 }
 
+TEST(TimeFit, WeightAndSpanSplitTheTwoCauses) {
+  // time = 100 + 2 x weight + 50 x span, with weight and span varying apart.
+  const std::vector<double> w = {100, 400, 100, 400, 250, 50}, s = {1, 1, 30, 30, 10, 60};
+  std::vector<double> t;
+  for (size_t i = 0; i < w.size(); ++i) t.push_back(100 + 2 * w[i] + 50 * s[i]);
+  const TimeFit fit = fit_time_by_weight_and_span(w, s, t);
+  EXPECT_NEAR(fit.intercept, 100, 1e-6);
+  EXPECT_NEAR(fit.slope, 2, 1e-9);
+  EXPECT_NEAR(fit.span_slope, 50, 1e-9);
+  EXPECT_NEAR(fit(1000, 100), 100 + 2000 + 5000, 1e-6);
+  // Longer spans that run shorter: no negative term, the span drops out.
+  const TimeFit no_span = fit_time_by_weight_and_span({1, 2, 4}, {9, 5, 1}, {30, 50, 90});
+  EXPECT_DOUBLE_EQ(no_span.span_slope, 0);
+  EXPECT_NEAR(no_span(3), 70, 1e-9);
+  // Equal spans say nothing: the fit is the weight's line.
+  const TimeFit flat_span = fit_time_by_weight_and_span({1, 2, 4}, {7, 7, 7}, {30, 50, 90});
+  for (double x : {1.0, 2.0, 4.0}) EXPECT_NEAR(flat_span(x, 7), fit_time_by_weight({1, 2, 4}, {30, 50, 90})(x), 1e-9);
+  // Nothing to fit: the mean.
+  EXPECT_DOUBLE_EQ(fit_time_by_weight_and_span({3}, {2}, {40})(3, 2), 40);
+  EXPECT_THROW(fit_time_by_weight_and_span({1, 2}, {1}, {3, 4}), InputError);
+  EXPECT_THROW(fit_time_by_weight_and_span({}, {}, {}), InputError);
+}
+
 TEST(GridMakespan, OneHeavyBlockSetsTheMakespan) {
   std::vector<double> blocks(8, 10.0);
   blocks[0] = 100;
@@ -103,6 +126,41 @@ TEST(KernelEmulation, OneHeavyBlockIsTheCriticalPath) {
   // Without it the same grid is far shorter.
   KernelEmulationInput light = grid_of(1000, {work_block(7, 4, 20), work_block(9, 4, 20)});
   EXPECT_LT(emulate_kernel(light).makespan_cycles, 0.5 * heavy.makespan_cycles);
+}
+
+// Blocks of equal weight, half of which keep one warp running twenty times longer than the
+// others (a CSR-Adaptive tile with a long row), sampled one long in four: the time-by-weight
+// fit sees equal weights and gives every unsampled block the samples' mean; with spans the fit
+// learns what a step of span costs, and each unsampled block gets the time of its kind.
+TEST(KernelEmulation, SpansGiveUnsampledLongBlocksTheirTime) {
+  auto lone_warp_block = [](int64_t id) {  // three short warps and one long one
+    BlockTrace b = work_block(id, 4, 20);
+    b.warps[3] = work_block(id, 1, 400).warps[0];
+    return b;
+  };
+  const int64_t blocks = 20000;  // waves of blocks on every SM's slots
+  KernelEmulationInput in = grid_of(blocks, {lone_warp_block(10), work_block(11, 4, 20), work_block(13, 4, 20),
+                                             work_block(15, 4, 20)});
+  const KernelPrediction without = emulate_kernel(in);
+  in.block_spans.assign(static_cast<size_t>(blocks), 20.0);
+  for (int64_t b = 0; b < blocks; b += 2) in.block_spans[static_cast<size_t>(b)] = 400;
+  const KernelPrediction with = emulate_kernel(in);
+  ASSERT_EQ(with.samples.size(), 4u);
+  double long_cycles = 0, short_cycles = 0;
+  for (const SampledBlock& sample : with.samples) {
+    EXPECT_DOUBLE_EQ(sample.span, sample.block == 10 ? 400 : 20);
+    (sample.block == 10 ? long_cycles : short_cycles) = sample.cycles;
+  }
+  EXPECT_GT(long_cycles, 5 * short_cycles);
+  EXPECT_GT(with.fit_span_slope, 0);
+  const double fitted_long = with.fit_intercept + with.fit_slope + 400 * with.fit_span_slope;
+  EXPECT_NEAR(fitted_long, long_cycles, 0.1 * long_cycles);
+  // Half the grid long, not a quarter as the samples' mean says.
+  EXPECT_GT(with.makespan_cycles, 1.3 * without.makespan_cycles);
+  in.block_spans.resize(3);
+  EXPECT_THROW(emulate_kernel(in), InputError);
+  in.block_spans.assign(static_cast<size_t>(blocks), -1.0);
+  EXPECT_THROW(emulate_kernel(in), InputError);
 }
 
 // The SM's other slots hold what the grid's other blocks are like. Four heavy samples of a

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
+#include "kernels/spmv/spmv_adaptive_partition.h"
 #include "kernels/spmv/spmv_family.h"
 #include "tests/kernels/random_csr.h"
 #include "tests/saake/spmv_candidates.h"
@@ -108,12 +110,55 @@ TEST(CsrBlockWeights, SellBlocksWeighTheirSlicesWidths) {
   }
 }
 
+// An adaptive tile's span is its longest thread: the tile's loads, then one thread per row
+// reducing serially when the rows outnumber half the block. One row of 150 among rows of one
+// makes its tile run ~150 steps; tiles of short rows run a few; a slice of the hub row (2000
+// nonzeros, cut since it exceeds four tiles) is strided over by all 128 threads.
+TEST(CsrBlockWeights, AdaptiveSpansFollowEachTilesLongestRow) {
+  CsrF64 a;
+  a.rows = a.cols = 3000;
+  a.row_ptr.push_back(0);
+  for (int32_t r = 0; r < a.rows; ++r) {
+    const int32_t length = r == 100 ? 150 : r == 2000 ? 2000 : 1;
+    for (int32_t c = 0; c < length; ++c) { a.col_idx.push_back((r + c) % a.cols); a.values.push_back(1.0); }
+    a.row_ptr.push_back(static_cast<int32_t>(a.col_idx.size()));
+  }
+  const SpmvFamily family;
+  Workload w;
+  w.matrix = a;
+  const LaunchPlan plan = family.prepare(w, testing_support::spmv_config("block=128;items_per_thread=2;lanes=1;schedule=adaptive"), Dtype::F32);
+  const LaunchStep& step = plan.steps.back();
+  const std::optional<std::vector<double>> spans = csr_block_spans(plan, step);
+  ASSERT_TRUE(spans.has_value());
+  const AdaptivePartition partition = adaptive_partition(a, 256);
+  ASSERT_EQ(static_cast<int64_t>(spans->size()), partition.blocks());
+  int slices = 0;
+  for (int64_t b = 0; b < partition.blocks(); ++b) {
+    const RowBlock rb = partition.block(b);
+    const double span = (*spans)[static_cast<size_t>(b)];
+    if (rb.slice) {
+      ++slices;
+      EXPECT_DOUBLE_EQ(span, std::ceil((rb.end_nz - rb.first_nz) / 128.0)) << b;
+    } else if (rb.first_row <= 100 && 100 < rb.end_row) {
+      EXPECT_GE(span, 151) << b;  // one thread adds the 150 products
+      EXPECT_LE(span, 160) << b;
+    } else {
+      EXPECT_LE(span, 8) << b;
+    }
+  }
+  EXPECT_GT(slices, 1);
+  // Launches that are not row blocks have no spans: their weight is their longest thread.
+  const LaunchPlan subwarp = family.prepare(w, testing_support::spmv_config("block=128;items_per_thread=1;lanes=4;schedule=subwarp"), Dtype::F32);
+  EXPECT_FALSE(csr_block_spans(subwarp, subwarp.steps.back()).has_value());
+}
+
 TEST(CsrBlockWeights, AStepWithoutRowPointersIsNotCsr) {
   LaunchPlan plan;
   LaunchStep step;
   step.grid.x = 4;
   step.args.push_back(KernelArg::of_buffer("values"));
   EXPECT_FALSE(csr_block_weights(plan, step).has_value());
+  EXPECT_FALSE(csr_block_spans(plan, step).has_value());
 }
 
 }  // namespace
