@@ -78,7 +78,6 @@ nlohmann::json MeasureRequest::to_json() const {
           {"steps", wire_steps},
           {"output", output},
           {"output_elements", output_elements},
-          {"zero_output_first", zero_output_first},
           {"dtype", to_string(dtype)},
           {"reference_key", reference_key},
           {"row_lengths_key", row_lengths_key},
@@ -100,7 +99,6 @@ MeasureRequest MeasureRequest::from_json(const nlohmann::json& j) {
   for (const nlohmann::json& s : j.at("steps")) r.steps.push_back(step_from_json(s));
   r.output = j.at("output").get<std::string>();
   r.output_elements = j.at("output_elements").get<size_t>();
-  r.zero_output_first = j.at("zero_output_first").get<bool>();
   r.dtype = dtype_from_string(j.at("dtype").get<std::string>());
   r.reference_key = j.at("reference_key").get<std::string>();
   r.row_lengths_key = j.at("row_lengths_key").get<std::string>();

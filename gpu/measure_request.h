@@ -33,7 +33,6 @@ struct MeasureRequest {
   std::vector<LaunchStep> steps;  // `entry` holds the symbol in the cubin
   std::string output;
   size_t output_elements = 0;
-  bool zero_output_first = false;
   Dtype dtype = Dtype::F32;
   std::string reference_key;    // host content: the reference as doubles
   std::string row_lengths_key;  // host content: int32 reduction lengths; empty when none

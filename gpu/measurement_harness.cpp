@@ -10,8 +10,8 @@ namespace ktune {
 MeasurementHarness::MeasurementHarness(const CudaDriver& cu, CUstream stream, CUdeviceptr flush, size_t flush_bytes)
     : cu_(cu), stream_(stream), flush_(flush), flush_bytes_(flush_bytes) {}
 
-TimedRuns MeasurementHarness::time(const std::function<void()>& before_run, const std::function<void()>& run,
-                                   const MeasureOptions& options, const std::function<void()>& progress) const {
+TimedRuns MeasurementHarness::time(const std::function<void()>& run, const MeasureOptions& options,
+                                   const std::function<void()>& progress) const {
   const auto start = std::chrono::steady_clock::now();
   auto out_of_time = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= options.max_seconds;
@@ -19,7 +19,6 @@ TimedRuns MeasurementHarness::time(const std::function<void()>& before_run, cons
   CudaEvent begin(cu_), end(cu_);
   unsigned runs = 0;
   auto run_once = [&]() -> double {
-    before_run();
     // A changing fill value keeps the flush from being a no-op rewrite of identical lines.
     if (!options.hot) cu_.check(cu_.memset_d8_async(flush_, static_cast<unsigned char>(runs), flush_bytes_, stream_), "flushing L2");
     ++runs;

@@ -22,12 +22,12 @@ class MeasurementHarness {
   // `flush` points to `flush_bytes` (2x L2) of device scratch, written between runs.
   MeasurementHarness(const CudaDriver& cu, CUstream stream, CUdeviceptr flush, size_t flush_bytes);
 
-  // `before_run` enqueues untimed preparation (e.g. zeroing an accumulated output), `run`
-  // the timed work, both on the harness's stream; `progress` is called after every run so
-  // that the daemon sees the worker alive. At least one run is timed; max_seconds includes
-  // the warm-up.
-  TimedRuns time(const std::function<void()>& before_run, const std::function<void()>& run,
-                 const MeasureOptions& options, const std::function<void()>& progress) const;
+  // `run` enqueues the timed work on the harness's stream, all of it: a plan that must clear
+  // what its kernels accumulate into does so in a launch of its own, timed with the rest;
+  // `progress` is called after every run so that the daemon sees the worker alive. At least
+  // one run is timed; max_seconds includes the warm-up.
+  TimedRuns time(const std::function<void()>& run, const MeasureOptions& options,
+                 const std::function<void()>& progress) const;
 
  private:
   const CudaDriver& cu_;

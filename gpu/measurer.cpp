@@ -170,7 +170,6 @@ Measurement Measurer::measure(const CompiledKernel& kernel, const LaunchPlan& pl
   }
   request.output = plan.output;
   request.output_elements = plan.output_elements;
-  request.zero_output_first = plan.zero_output_first;
   request.dtype = dtype;
   request.options = options;
   add_host_contents(request, contents, reference, row_lengths_or_empty);

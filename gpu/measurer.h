@@ -42,7 +42,7 @@ class Measurer {
 
   // Runs `plan` with `kernel`: inputs (buffers with bytes) are sent to the worker once and
   // kept there by content hash, so kernels must not write them; the output is poisoned
-  // with NaN (zeroed when zero_output_first), the plan runs once and is verified against
+  // with NaN, the plan runs once and is verified against
   // `reference` (tolerance: gpu/measure_verification.h, with `row_lengths_or_empty` as the
   // reduction lengths), and only then timed (gpu/measurement_harness.h). A worker that dies
   // gives Fault, one silent for options.kernel_timeout_s gives Timeout; either way the next

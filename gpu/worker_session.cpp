@@ -350,7 +350,7 @@ class Worker {
     auto reset_output = [&](unsigned word) {
       cu.check(cu.memset_d32_async(output, word, output_bytes / 4, stream), "resetting the output");
     };
-    reset_output(r.zero_output_first ? 0 : kNanPattern);
+    reset_output(kNanPattern);
     run();
     cu.check(cu.stream_synchronize(stream), "running once to verify");
     progress();
@@ -361,10 +361,7 @@ class Worker {
                                                      host_values<int32_t>(r.row_lengths_key));
     if (!verdict.ok) return {MeasureStatus::VerifyFailed, 0, 0, 0, verdict.max_rel_error, verdict.message};
 
-    auto before_run = [&] {
-      if (r.zero_output_first) reset_output(0);
-    };
-    const TimedRuns timed = gpu_->harness.time(before_run, run, r.options, [this] { progress(); });
+    const TimedRuns timed = gpu_->harness.time(run, r.options, [this] { progress(); });
     Measurement m{MeasureStatus::Ok, timed.summary.median, timed.summary.iqr(), static_cast<int>(timed.summary.count),
                   verdict.max_rel_error, ""};
     if (!timed.converged) {
@@ -400,7 +397,7 @@ class Worker {
       };
       const MeasureOptions options;
       progress_interval_s_ = std::min(0.2, options.kernel_timeout_s / 4);
-      const TimedRuns timed = gpu_->harness.time([] {}, run, options, [this] { progress(); });
+      const TimedRuns timed = gpu_->harness.time(run, options, [this] { progress(); });
       const double seconds = timed.summary.median * 1e-6;
       stream_.send(MessageType::Result, {{"gbs", 2.0 * static_cast<double>(bytes) / seconds / 1e9},
                                          {"median_us", timed.summary.median}});

@@ -55,7 +55,6 @@ struct LaunchPlan {
   std::vector<DeviceBuffer> buffers;
   std::string output;               // name of the buffer holding the result
   size_t output_elements = 0;
-  bool zero_output_first = false;   // kernels that accumulate with atomics
   std::vector<LaunchStep> steps;    // run in order on one stream
   double prepare_seconds = 0;       // host preprocessing cost of the format
 };

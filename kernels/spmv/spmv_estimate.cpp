@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "kernels/spmv/spmv_adaptive_partition.h"
+#include "kernels/spmv/spmv_atomic_rows.h"
 #include "kernels/spmv/spmv_hot_columns.h"
 #include "kernels/spmv/spmv_sell_format.h"
 
@@ -110,14 +111,15 @@ WorkEstimate estimate_spmv(const CsrF64& a, const SpmvConfig& config, Dtype dtyp
   e.launches = 1;
   std::vector<int64_t> group_starts;
   double row_block_bytes = 0;
-  // Kernels that accumulate into y have it zeroed first: y is written twice.
-  double y_writes = config.schedule == SpmvSchedule::Merge ? 2 : 1;
+  // The rows a kernel adds into are zeroed by a launch before it (their list read, the rows
+  // written), spmv_atomic_rows.h.
+  double atomic_rows = 0;
   if (config.is_adaptive()) {
     const AdaptivePartition partition = adaptive_partition(a, config.tile_items());
     e.blocks = partition.blocks();
     estimate_adaptive_warps(a, config, partition, e, group_starts);
     row_block_bytes = static_cast<double>(partition.row_blocks.size() * sizeof(int32_t));
-    if (partition.has_slices) y_writes = 2;
+    atomic_rows = static_cast<double>(adaptive_atomic_rows(partition).size());
     // adaptive_hot first gathers the hot columns' x (the list read, x_hot written); its own
     // gathers of them then hit x_hot in L1, which this byte count does not tell apart.
     if (config.schedule == SpmvSchedule::AdaptiveHot) {
@@ -127,6 +129,7 @@ WorkEstimate estimate_spmv(const CsrF64& a, const SpmvConfig& config, Dtype dtyp
   } else if (config.schedule == SpmvSchedule::Merge) {
     e.blocks = config.blocks(a.rows, a.nnz());
     estimate_merge_warps(a, config, e, group_starts);
+    atomic_rows = static_cast<double>(merge_atomic_rows(a, config.tile_items()).size());
   } else {
     e.blocks = config.blocks(a.rows, a.nnz());
     estimate_row_warps(a, config, e.blocks * config.block / kWarpSize, e, group_starts);
@@ -145,7 +148,8 @@ WorkEstimate estimate_spmv(const CsrF64& a, const SpmvConfig& config, Dtype dtyp
   }
   e.dram_bytes = pointers * 4 + entries * (index_bytes + value_bytes) +
                  gathered_x_bytes(a, group_starts, dtype_size(dtype)) +
-                 y_writes * rows * value_bytes + row_block_bytes;
+                 rows * value_bytes + row_block_bytes + atomic_rows * (4 + value_bytes);
+  if (atomic_rows > 0) ++e.launches;
   return e;
 }
 

@@ -7,6 +7,7 @@
 #include "kernels/device_buffers.h"
 #include "kernels/input_vector.h"
 #include "kernels/spmv/spmv_adaptive_partition.h"
+#include "kernels/spmv/spmv_atomic_rows.h"
 #include "kernels/spmv/spmv_config.h"
 #include "kernels/spmv/spmv_estimate.h"
 #include "kernels/spmv/spmv_hot_columns.h"
@@ -20,6 +21,11 @@ namespace {
 
 // spmv_hot_x.cu's block size (KT_HOT_GATHER_BLOCK there).
 constexpr int64_t kHotGatherBlock = 256;
+// spmv_zero_rows.cu's (KT_ZERO_BLOCK there).
+constexpr int64_t kZeroRowsBlock = 256;
+
+// Merge always adds a row split between tiles into y; adaptive adds a long row's slices.
+bool adds_into_y(const SpmvConfig& c) { return c.schedule == SpmvSchedule::Merge || c.is_adaptive(); }
 
 std::string schedule_template(SpmvSchedule schedule) {
   switch (schedule) {
@@ -83,9 +89,23 @@ LaunchStep hot_gather_launch(int64_t hot) {
   return step;
 }
 
-// The launches of a configuration: the hot gather (adaptive_hot), then the matrix kernel.
-std::vector<LaunchStep> spmv_launches(const CsrF64& a, const SpmvConfig& c, int64_t blocks, int64_t hot) {
+// The first launch of a schedule that adds into y: y[atomic_rows[i]] = 0 for its `count` rows.
+LaunchStep zero_rows_launch(int64_t count) {
+  LaunchStep step;
+  step.entry = "spmv_zero_rows";
+  step.grid.x = static_cast<uint32_t>((count + kZeroRowsBlock - 1) / kZeroRowsBlock);
+  step.block.x = static_cast<uint32_t>(kZeroRowsBlock);
+  step.args = {KernelArg::of_scalar(static_cast<int32_t>(count)), KernelArg::of_buffer("atomic_rows"),
+               KernelArg::of_buffer("y")};
+  return step;
+}
+
+// The launches of a configuration: the zeroing of the rows it adds into (when there are any),
+// the hot gather (adaptive_hot), then the matrix kernel.
+std::vector<LaunchStep> spmv_launches(const CsrF64& a, const SpmvConfig& c, int64_t blocks, int64_t hot,
+                                      int64_t atomic_rows) {
   std::vector<LaunchStep> steps;
+  if (atomic_rows > 0) steps.push_back(zero_rows_launch(atomic_rows));
   if (c.schedule == SpmvSchedule::AdaptiveHot) steps.push_back(hot_gather_launch(hot));
   steps.push_back(spmv_launch(a, c, blocks));
   return steps;
@@ -145,9 +165,14 @@ KernelSource SpmvFamily::source(const Config& config, Dtype dtype) const {
   const SpmvConfig c = SpmvConfig::from(config);
   KernelSource s;
   s.code = std::string(templates::k_spmv_common_cuh) + schedule_template(c.schedule);
-  // The matrix kernel first; adaptive_hot's gather of x_hot (launched before it) second.
+  // The matrix kernel first; the launches before it (zeroing what it adds into, adaptive_hot's
+  // gather of x_hot) after.
   s.entries = {c.is_adaptive() ? "spmv_adaptive" : "spmv_" + c.schedule_name()};
   if (c.schedule == SpmvSchedule::AdaptiveHot) s.entries.push_back("spmv_gather_hot_x");
+  if (adds_into_y(c)) {
+    s.code += templates::k_spmv_zero_rows_cu;
+    s.entries.push_back("spmv_zero_rows");
+  }
   s.options = {std::string("-DKT_VALUE=") + (dtype == Dtype::F32 ? "float" : "double"),
                "-DKT_BLOCK=" + std::to_string(c.block)};
   if (c.schedule == SpmvSchedule::Subwarp)
@@ -165,10 +190,14 @@ std::vector<LaunchStep> SpmvFamily::launches(const Workload& w, const Config& co
   const CsrF64& a = w.matrix;
   // A refused form has no launch; the tuner reports why before anything runs.
   if (const std::string why = spmv_refusal(a, c); !why.empty()) throw InputError(why);
-  const int64_t blocks = c.is_adaptive() ? adaptive_partition(a, c.tile_items()).blocks()
-                                         : c.blocks(a.rows, a.nnz());
   const int64_t hot = c.schedule == SpmvSchedule::AdaptiveHot ? hot_column_count(a, kHotColumns) : 0;
-  return spmv_launches(a, c, blocks, hot);
+  if (c.is_adaptive()) {
+    const AdaptivePartition partition = adaptive_partition(a, c.tile_items());
+    return spmv_launches(a, c, partition.blocks(), hot, static_cast<int64_t>(adaptive_atomic_rows(partition).size()));
+  }
+  const int64_t atomic_rows =
+      c.schedule == SpmvSchedule::Merge ? static_cast<int64_t>(merge_atomic_rows(a, c.tile_items()).size()) : 0;
+  return spmv_launches(a, c, c.blocks(a.rows, a.nnz()), hot, atomic_rows);
 }
 
 // The host work of a plan besides its inputs: the adaptive schedules' partition, and
@@ -196,12 +225,15 @@ LaunchPlan SpmvFamily::plan_with(const Workload& w, const Config& config, Dtype 
       hot = static_cast<int64_t>(hot_cols->size / sizeof(int32_t));
       plan.buffers.push_back(output_buffer("x_hot", static_cast<size_t>(std::max<int64_t>(hot, 1)), dtype));
     }
-    plan.steps = spmv_launches(a, c, partition.blocks(), hot);
     // Slices of a split row meet only through atomicAdd into y.
-    plan.zero_output_first = partition.has_slices;
+    const std::vector<int32_t> atomic_rows = adaptive_atomic_rows(partition);
+    if (!atomic_rows.empty()) plan.buffers.push_back(index_buffer("atomic_rows", atomic_rows));
+    plan.steps = spmv_launches(a, c, partition.blocks(), hot, static_cast<int64_t>(atomic_rows.size()));
   } else {
-    plan.steps = {spmv_launch(a, c, c.blocks(a.rows, a.nnz()))};
-    plan.zero_output_first = c.schedule == SpmvSchedule::Merge;
+    std::vector<int32_t> atomic_rows;
+    if (c.schedule == SpmvSchedule::Merge) atomic_rows = merge_atomic_rows(a, c.tile_items());
+    if (!atomic_rows.empty()) plan.buffers.push_back(index_buffer("atomic_rows", atomic_rows));
+    plan.steps = spmv_launches(a, c, c.blocks(a.rows, a.nnz()), 0, static_cast<int64_t>(atomic_rows.size()));
   }
   return plan;
 }

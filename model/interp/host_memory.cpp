@@ -36,7 +36,7 @@ HostMemory::HostMemory(const LaunchPlan& plan, Fill fill) {
       s.input = b.bytes;
       s.data = reinterpret_cast<const std::byte*>(s.input.data());
     } else {
-      const bool zero = fill == Fill::Zero || (plan.zero_output_first && b.name == plan.output);
+      const bool zero = fill == Fill::Zero;
       s.owned = allocate(s.size, !zero && b.bytes.empty());
       if (!b.bytes.empty()) std::memcpy(s.owned.get(), b.bytes.data(), b.bytes.size());
       s.data = s.writable = s.owned.get();

@@ -25,8 +25,7 @@ class HostMemory {
  public:
   // What output and scratch buffers hold before the launch. Poison (all bytes 0xFF, a NaN in
   // f32 and f64) makes any element a kernel forgets to write fail a comparison, as the GPU
-  // measurement does; Zero is cheaper for large sampled runs. Plans with zero_output_first
-  // get zeros either way, as the launcher would give them.
+  // measurement does; Zero is cheaper for large sampled runs.
   enum class Fill { Zero, Poison };
 
   explicit HostMemory(const LaunchPlan& plan, Fill fill = Fill::Zero);

@@ -21,7 +21,6 @@ MeasureRequest sample_request() {
   r.steps = {step};
   r.output = "y";
   r.output_elements = 200;
-  r.zero_output_first = true;
   r.dtype = Dtype::F32;
   r.reference_key = "ref-1600";
   r.row_lengths_key = "len-800";
@@ -55,7 +54,6 @@ TEST(MeasureRequest, JsonRoundTripKeepsEveryField) {
   EXPECT_EQ(s.args[4].scalar, in.steps[0].args[4].scalar);
   EXPECT_EQ(out.output, "y");
   EXPECT_EQ(out.output_elements, 200u);
-  EXPECT_TRUE(out.zero_output_first);
   EXPECT_EQ(out.dtype, Dtype::F32);
   EXPECT_EQ(out.reference_key, "ref-1600");
   EXPECT_EQ(out.row_lengths_key, "len-800");

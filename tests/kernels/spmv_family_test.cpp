@@ -2,11 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <set>
 
 #include "kernels/input_vector.h"
 #include "kernels/spmv/spmv_adaptive_partition.h"
+#include "kernels/spmv/spmv_atomic_rows.h"
 #include "kernels/spmv/spmv_config.h"
 #include "kernels/spmv/spmv_hot_columns.h"
 #include "random_csr.h"
@@ -62,9 +64,10 @@ TEST(SpmvFamily, SourcePerConfigurationIsSpecialisedAndDistinct) {
     for (Dtype dtype : {Dtype::F32, Dtype::F64}) {
       const KernelSource s = family.source(config, dtype);
       const bool hot = c.schedule == SpmvSchedule::AdaptiveHot;
-      const std::string entry = hot ? "spmv_adaptive" : "spmv_" + c.schedule_name();
-      const std::vector<std::string> entries =
-          hot ? std::vector<std::string>{entry, "spmv_gather_hot_x"} : std::vector<std::string>{entry};
+      const std::string entry = c.is_adaptive() ? "spmv_adaptive" : "spmv_" + c.schedule_name();
+      std::vector<std::string> entries = {entry};
+      if (hot) entries.push_back("spmv_gather_hot_x");
+      if (c.schedule == SpmvSchedule::Merge || c.is_adaptive()) entries.push_back("spmv_zero_rows");
       EXPECT_EQ(s.entries, entries);
       for (const std::string& e : s.entries) EXPECT_NE(s.code.find(e + "("), std::string::npos);
       EXPECT_EQ(has_option(s, "-DKT_HOT_X"), hot);
@@ -95,9 +98,10 @@ TEST(SpmvFamily, LaunchesCoverEveryRowAndNonzero) {
       sell_launches += c.is_sell();
       const std::vector<LaunchStep> steps = family.launches(w, config);
       const bool hot = c.schedule == SpmvSchedule::AdaptiveHot;
-      ASSERT_EQ(steps.size(), hot ? 2u : 1u);
-      if (hot) {  // the gather of x_hot first: a thread for each hot column
-        const LaunchStep& gather = steps[0];
+      const bool zeroes = steps.front().entry == "spmv_zero_rows";  // PlansThatAddIntoRowsZeroThoseRowsFirst
+      ASSERT_EQ(steps.size(), 1u + hot + zeroes);
+      if (hot) {  // the gather of x_hot before the matrix kernel: a thread for each hot column
+        const LaunchStep& gather = steps[steps.size() - 2];
         EXPECT_EQ(gather.entry, "spmv_gather_hot_x");
         const int64_t count = hot_column_count(m, kHotColumns);
         EXPECT_EQ(std::get<int32_t>(gather.args[0].scalar), count);
@@ -177,25 +181,70 @@ TEST(SpmvFamily, PrepareUploadsTheMatrixAndX) {
     EXPECT_EQ(y.size, 120 * dtype_size(dtype));
     EXPECT_EQ(plan.output, "y");
     EXPECT_EQ(plan.output_elements, 120u);
-    EXPECT_FALSE(plan.zero_output_first);
     EXPECT_EQ(plan.steps.size(), 1u);
   }
 }
 
-// Merge always accumulates; adaptive only when a row is long enough to be split in slices.
-TEST(SpmvFamily, OnlyMergeAndSplitRowsAccumulateIntoAZeroedOutput) {
+// Merge adds a row split between tiles into y, adaptive a row long enough to be cut in slices:
+// such a plan begins by zeroing exactly those rows (spmv_zero_rows over "atomic_rows"), the
+// launch list of the answer too; no other plan has that launch. y itself is never zeroed.
+TEST(SpmvFamily, PlansThatAddIntoRowsZeroThoseRowsFirst) {
   const SpmvFamily family;
-  const Workload short_rows = workload_of(generate_stencil_2d(4));
   const int32_t longest_unsplit = static_cast<int32_t>(kAdaptiveSplitTiles * 4096);
+  const Workload short_rows = workload_of(generate_stencil_2d(4));  // 16 rows, 64 nonzeros
   const Workload long_row =
       workload_of(testing_support::csr_with_row_lengths({2, longest_unsplit + 1, 2}, 20000));
-  for (const Config& config : family.space().enumerate()) {
-    const SpmvSchedule schedule = SpmvConfig::from(config).schedule;
-    EXPECT_EQ(family.prepare(short_rows, config, Dtype::F32).zero_output_first,
-              schedule == SpmvSchedule::Merge);
-    if (spmv_refused(config, long_row.matrix)) continue;
-    EXPECT_EQ(family.prepare(long_row, config, Dtype::F32).zero_output_first,
-              schedule == SpmvSchedule::Merge || SpmvConfig::from(config).is_adaptive());
+  int zeroing = 0;
+  for (const Workload* w : {&short_rows, &long_row}) {
+    for (const Config& config : family.space().enumerate()) {
+      if (spmv_refused(config, w->matrix)) continue;
+      const SpmvConfig c = SpmvConfig::from(config);
+      SCOPED_TRACE(spmv_space().canonical(config));
+      std::vector<int32_t> rows;
+      if (c.schedule == SpmvSchedule::Merge) rows = merge_atomic_rows(w->matrix, c.tile_items());
+      if (c.is_adaptive()) rows = adaptive_atomic_rows(adaptive_partition(w->matrix, c.tile_items()));
+      const LaunchPlan plan = family.prepare(*w, config, Dtype::F32);
+      const std::vector<LaunchStep> launches = family.launches(*w, config);
+      ASSERT_EQ(launches.size(), plan.steps.size());
+      const bool has_zero_step = plan.steps.front().entry == "spmv_zero_rows";
+      EXPECT_EQ(has_zero_step, !rows.empty());
+      EXPECT_EQ(launches.front().entry, plan.steps.front().entry);
+      if (rows.empty()) {
+        EXPECT_FALSE(std::any_of(plan.buffers.begin(), plan.buffers.end(),
+                                 [](const DeviceBuffer& b) { return b.name == "atomic_rows"; }));
+        continue;
+      }
+      ++zeroing;
+      EXPECT_EQ(contents<int32_t>(buffer(plan, "atomic_rows")), rows);
+      const LaunchStep& zero = plan.steps.front();
+      EXPECT_EQ(std::get<int32_t>(zero.args[0].scalar), static_cast<int32_t>(rows.size()));
+      EXPECT_GE(int64_t{zero.grid.x} * zero.block.x, static_cast<int64_t>(rows.size()));
+      EXPECT_EQ(zero.args[1].buffer, "atomic_rows");
+      EXPECT_EQ(zero.args[2].buffer, "y");
+      if (c.is_adaptive()) {
+        EXPECT_EQ(rows, std::vector<int32_t>{1});  // the long row, once however many slices
+      }
+    }
+  }
+  EXPECT_GT(zeroing, 56 + 30);  // every merge on the long row, and every adaptive there
+}
+
+// The rows merge_atomic_rows names are the rows in progress where a tile begins, the first tile
+// too: walked item by item along the merge path (a row's nonzeros, then its end).
+TEST(SpmvAtomicRows, MergeNamesTheRowInProgressAtEveryTileStart) {
+  const CsrF64 a = testing_support::csr_with_row_lengths({0, 5, 0, 0, 9, 1, 0, 30, 2, 0}, 40);
+  for (int64_t tile : {1, 3, 4, 7, 16, 64}) {
+    std::vector<int32_t> want;
+    int64_t item = 0;
+    for (int32_t r = 0; r < a.rows; ++r) {
+      // Row r's items: its nonzeros, then its end. A tile that begins at one of them begins
+      // inside row r (at its first item too: the row is then in progress, as the kernel sees).
+      const int64_t first = item, last = item + (a.row_ptr[r + 1] - a.row_ptr[r]);
+      for (int64_t start = ((first + tile - 1) / tile) * tile; start <= last; start += tile)
+        if (want.empty() || want.back() != r) want.push_back(r);
+      item = last + 1;
+    }
+    EXPECT_EQ(merge_atomic_rows(a, tile), want) << "tile " << tile;
   }
 }
 
@@ -307,12 +356,11 @@ TEST(SpmvFamily, PrepareNextSharesTheInputsAndKeepsItsOwnLaunches) {
       EXPECT_EQ(a.name, b.name);
       EXPECT_EQ(a.size, b.size);
       EXPECT_EQ(a.bytes.view(), b.bytes.view()) << a.name;
-      const bool shared_input = a.name != "y" && a.name != "row_blocks" && a.name != "x_hot";
+      const bool shared_input = a.name != "y" && a.name != "row_blocks" && a.name != "x_hot" && a.name != "atomic_rows";
       if (shared_input) {
         EXPECT_EQ(b.bytes.data(), first.buffers[i].bytes.data()) << a.name << " was copied";
       }
     }
-    EXPECT_EQ(next.zero_output_first, fresh.zero_output_first);
     ASSERT_EQ(next.steps.size(), fresh.steps.size());
     for (size_t i = 0; i < fresh.steps.size(); ++i) {
       EXPECT_EQ(next.steps[i].entry, fresh.steps[i].entry);

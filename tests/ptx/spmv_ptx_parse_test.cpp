@@ -42,9 +42,12 @@ TEST(SpmvPtx, EveryConfigurationParses) {
     SCOPED_TRACE(item.name);
     PtxModule m;
     ASSERT_NO_THROW(m = parse_ptx(item.ptx));
-    // One kernel, or two for adaptive_hot (its gather of x_hot beside the adaptive kernel).
-    const bool hot = SpmvConfig::from(item.config).schedule == SpmvSchedule::AdaptiveHot;
-    ASSERT_EQ(m.functions.size(), hot ? 2u : 1u);
+    // The matrix kernel; spmv_zero_rows beside it for the schedules that add into rows of y
+    // (merge, adaptive, adaptive_hot); adaptive_hot's gather of x_hot too.
+    const SpmvConfig c = SpmvConfig::from(item.config);
+    const size_t kernels = 1 + (c.schedule == SpmvSchedule::Merge || c.is_adaptive()) +
+                           (c.schedule == SpmvSchedule::AdaptiveHot);
+    ASSERT_EQ(m.functions.size(), kernels);
     const PtxFunction& f = m.function(item.entry);
     EXPECT_TRUE(f.is_entry);
     ASSERT_FALSE(f.code.empty());
