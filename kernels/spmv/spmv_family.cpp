@@ -27,6 +27,13 @@ constexpr int64_t kZeroRowsBlock = 256;
 // Merge always adds a row split between tiles into y; adaptive adds a long row's slices.
 bool adds_into_y(const SpmvConfig& c) { return c.schedule == SpmvSchedule::Merge || c.is_adaptive(); }
 
+// The rows `c` adds into (spmv_atomic_rows.h); `partition` is the adaptive schedules'.
+std::vector<int32_t> atomic_rows_of(const CsrF64& a, const SpmvConfig& c, const AdaptivePartition* partition) {
+  if (partition) return adaptive_atomic_rows(*partition);
+  if (c.schedule == SpmvSchedule::Merge) return merge_atomic_rows(a, c.tile_items());
+  return {};
+}
+
 std::string schedule_template(SpmvSchedule schedule) {
   switch (schedule) {
     case SpmvSchedule::Row:
@@ -193,11 +200,9 @@ std::vector<LaunchStep> SpmvFamily::launches(const Workload& w, const Config& co
   const int64_t hot = c.schedule == SpmvSchedule::AdaptiveHot ? hot_column_count(a, kHotColumns) : 0;
   if (c.is_adaptive()) {
     const AdaptivePartition partition = adaptive_partition(a, c.tile_items());
-    return spmv_launches(a, c, partition.blocks(), hot, static_cast<int64_t>(adaptive_atomic_rows(partition).size()));
+    return spmv_launches(a, c, partition.blocks(), hot, static_cast<int64_t>(atomic_rows_of(a, c, &partition).size()));
   }
-  const int64_t atomic_rows =
-      c.schedule == SpmvSchedule::Merge ? static_cast<int64_t>(merge_atomic_rows(a, c.tile_items()).size()) : 0;
-  return spmv_launches(a, c, c.blocks(a.rows, a.nnz()), hot, atomic_rows);
+  return spmv_launches(a, c, c.blocks(a.rows, a.nnz()), hot, static_cast<int64_t>(atomic_rows_of(a, c, nullptr).size()));
 }
 
 // The host work of a plan besides its inputs: the adaptive schedules' partition, and
@@ -226,12 +231,11 @@ LaunchPlan SpmvFamily::plan_with(const Workload& w, const Config& config, Dtype 
       plan.buffers.push_back(output_buffer("x_hot", static_cast<size_t>(std::max<int64_t>(hot, 1)), dtype));
     }
     // Slices of a split row meet only through atomicAdd into y.
-    const std::vector<int32_t> atomic_rows = adaptive_atomic_rows(partition);
+    const std::vector<int32_t> atomic_rows = atomic_rows_of(a, c, &partition);
     if (!atomic_rows.empty()) plan.buffers.push_back(index_buffer("atomic_rows", atomic_rows));
     plan.steps = spmv_launches(a, c, partition.blocks(), hot, static_cast<int64_t>(atomic_rows.size()));
   } else {
-    std::vector<int32_t> atomic_rows;
-    if (c.schedule == SpmvSchedule::Merge) atomic_rows = merge_atomic_rows(a, c.tile_items());
+    const std::vector<int32_t> atomic_rows = atomic_rows_of(a, c, nullptr);
     if (!atomic_rows.empty()) plan.buffers.push_back(index_buffer("atomic_rows", atomic_rows));
     plan.steps = spmv_launches(a, c, c.blocks(a.rows, a.nnz()), 0, static_cast<int64_t>(atomic_rows.size()));
   }
