@@ -11,6 +11,7 @@ namespace ktune {
 const std::vector<Migration>& migrations() {
   static const std::vector<Migration> all = {
       {"initial schema", sql::k_0001_initial_schema_sql},
+      {"spmv answers without their zeroing launch", sql::k_0002_spmv_answers_without_zeroing_launch_sql},
   };
   return all;
 }

@@ -66,6 +66,36 @@ TEST_F(MigrationsTest, DatabaseFromNewerVersionIsRefusedWithMessage) {
   EXPECT_FALSE(raw.tableExists("jobs"));
 }
 
+// Migration 2 removes the SpMV answers whose schedule adds into y and whose launch list lacks
+// the zeroing launch (stored before 121b720); everything else stays.
+TEST_F(MigrationsTest, SpmvAnswersWithoutTheirZeroingLaunchAreRemoved) {
+  {
+    SQLite::Database raw(path_, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    raw.exec(std::string(migrations().at(0).sql));
+    raw.exec("PRAGMA user_version = 1");
+    raw.exec("INSERT INTO devices (id, fingerprint, name, details) VALUES (1, 'fp', 'GPU', '{}')");
+    for (int w = 1; w <= 5; ++w)
+      raw.exec("INSERT INTO workloads (id, signature, kind, rows, cols, nnz, features, vector) VALUES (" +
+               std::to_string(w) + ", 'sig" + std::to_string(w) + "', 'sparse_matrix', 1, 1, 1, '{}', '[]')");
+    auto add = [&](int workload, const std::string& kernel, const std::string& schedule, const std::string& launch) {
+      raw.exec("INSERT INTO results (workload_id, kernel, dtype, device_id, config, answer, source, predicted_us, "
+               "provenance) VALUES (" + std::to_string(workload) + ", '" + kernel + "', 'f32', 1, '{\"schedule\": \"" +
+               schedule + "\"}', '{\"launch\": [" + launch + "]}', 'model', 1.0, '{}')");
+    };
+    add(1, "spmv", "merge", "{\"entry\": \"spmv_merge\"}");                                       // stale
+    add(2, "spmv", "adaptive_hot", "{\"entry\": \"spmv_gather_hot_x\"}, {\"entry\": \"spmv_adaptive\"}");  // stale
+    add(3, "spmv", "merge", "{\"entry\": \"spmv_zero_rows\"}, {\"entry\": \"spmv_merge\"}");  // current
+    add(4, "spmv", "subwarp", "{\"entry\": \"spmv_subwarp\"}");                                   // never adds into y
+    add(5, "other", "merge", "{\"entry\": \"k\"}");                                               // another family
+  }
+  open();
+  SQLite::Database raw(path_);
+  EXPECT_EQ(raw.execAndGet("PRAGMA user_version").getInt(), static_cast<int>(migrations().size()));
+  EXPECT_EQ(raw.execAndGet("SELECT group_concat(workload_id) FROM (SELECT workload_id FROM results ORDER BY 1)").getString(),
+            "3,4,5");
+  EXPECT_EQ(count_rows(raw, "SELECT count(*) FROM workloads"), 5);
+}
+
 TEST_F(MigrationsTest, FailedMigrationLeavesNoHalfAppliedSchema) {
   {
     // A stray table that makes migration 1 fail part-way: its later CREATE TABLEs must vanish.
