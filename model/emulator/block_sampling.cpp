@@ -35,12 +35,15 @@ std::vector<int64_t> choose_sample_blocks(const std::vector<double>& block_weigh
     return block_weights[a] != block_weights[b] ? block_weights[a] > block_weights[b] : a < b;
   };
   std::partial_sort(order.begin(), order.begin() + plan.heaviest, order.end(), heavier);
-  // partial_sort leaves the rest in an order of the library's choosing: restore index order.
-  std::sort(order.begin() + plan.heaviest, order.end());
-  // A partial Fisher-Yates shuffle of the rest picks run starts without repeats; each start
-  // brings its successors not taken yet, until `random` blocks are in.
   std::vector<char> taken(static_cast<size_t>(blocks), 0);
   for (int64_t i = 0; i < plan.heaviest; ++i) taken[static_cast<size_t>(order[i])] = 1;
+  // partial_sort leaves the rest in an order of the library's choosing: restore index order
+  // (in one pass, not a sort: a large grid has millions of blocks).
+  auto rest_at = order.begin() + plan.heaviest;
+  for (int64_t b = 0; b < blocks; ++b)
+    if (!taken[static_cast<size_t>(b)]) *rest_at++ = b;
+  // A partial Fisher-Yates shuffle of the rest picks run starts without repeats; each start
+  // brings its successors not taken yet, until `random` blocks are in.
   std::vector<int64_t> chosen(order.begin(), order.begin() + plan.heaviest);
   if (longest > 0) {
     std::vector<int64_t> rest;

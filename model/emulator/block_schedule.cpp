@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <deque>
 #include <functional>
 #include <limits>
 #include <numeric>
@@ -86,6 +87,35 @@ bool least_squares(const std::vector<std::array<double, 3>>& rows, const std::ve
   return true;
 }
 
+// The block slots' free times, least first. Block starts never decrease, so a new free time is
+// mostly the latest yet: those go to a sorted FIFO in O(1) and only the few that arrive out of
+// order to a heap. A grid of millions of near-equal blocks (a long matrix, one row per thread)
+// then does almost no heap work; grid_makespan takes one earliest slot per block.
+class SlotFreeTimes {
+ public:
+  explicit SlotFreeTimes(size_t slots) : in_order_(slots, 0.0) {}
+  double earliest() const {
+    if (out_of_order_.empty()) return in_order_.front();
+    if (in_order_.empty()) return out_of_order_.top();
+    return std::min(in_order_.front(), out_of_order_.top());
+  }
+  // The earliest slot takes a block that frees it at `free_at` (>= earliest()).
+  void reuse_earliest(double free_at) {
+    if (!out_of_order_.empty() && (in_order_.empty() || out_of_order_.top() < in_order_.front()))
+      out_of_order_.pop();
+    else
+      in_order_.pop_front();
+    if (in_order_.empty() || free_at >= in_order_.back())
+      in_order_.push_back(free_at);
+    else
+      out_of_order_.push(free_at);
+  }
+
+ private:
+  std::deque<double> in_order_;
+  std::priority_queue<double, std::vector<double>, std::greater<>> out_of_order_;
+};
+
 }  // namespace
 
 TimeFit fit_time_by_weight_and_span(const std::vector<double>& weights, const std::vector<double>& spans,
@@ -121,15 +151,13 @@ double grid_makespan(const std::vector<double>& block_cycles, int64_t slots, dou
   if (slots < 1) throw InputError("a grid needs at least one block slot");
   if (!(dispatch_cycles >= 0)) throw InputError("the block dispatch gap must be >= 0");
   const int64_t used = std::min<int64_t>(slots, static_cast<int64_t>(block_cycles.size()));
-  std::priority_queue<double, std::vector<double>, std::greater<>> free_at;
-  for (int64_t s = 0; s < used; ++s) free_at.push(0);
+  SlotFreeTimes slots_free(static_cast<size_t>(used));
   double makespan = 0, dispatched = -dispatch_cycles;
   for (double cycles : block_cycles) {
-    const double start = std::max(free_at.top(), dispatched + dispatch_cycles);
+    const double start = std::max(slots_free.earliest(), dispatched + dispatch_cycles);
     dispatched = start;
-    free_at.pop();
     makespan = std::max(makespan, start + cycles);
-    free_at.push(start + cycles);
+    slots_free.reuse_earliest(start + cycles);
   }
   return makespan;
 }

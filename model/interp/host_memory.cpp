@@ -1,5 +1,7 @@
 #include "model/interp/host_memory.h"
 
+#include <sys/mman.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -14,13 +16,21 @@ constexpr uint64_t kFirstBuffer = uint64_t{1} << 40;
 constexpr uint64_t kAlignment = 4096;
 constexpr uint64_t kGuardGap = 4096;
 
-// calloc gets large zeroed blocks from the OS lazily: an untouched output costs nothing.
+// Zeroed memory comes straight from mmap: the kernel hands out zero pages as they are touched,
+// so an output the sampled blocks barely write costs nothing. calloc would not promise that:
+// glibc raises its mmap threshold after each large free, and from then on serves the next
+// candidate's buffers from the heap and zeroes them with memset (tens of MB per candidate).
 std::shared_ptr<std::byte> allocate(size_t bytes, bool poison) {
   const size_t n = std::max<size_t>(bytes, 1);
-  void* p = poison ? std::malloc(n) : std::calloc(n, 1);
-  if (!p) throw std::bad_alloc();
-  if (poison) std::memset(p, 0xFF, n);
-  return std::shared_ptr<std::byte>(static_cast<std::byte*>(p), [](std::byte* q) { std::free(q); });
+  if (poison) {
+    void* p = std::malloc(n);
+    if (!p) throw std::bad_alloc();
+    std::memset(p, 0xFF, n);
+    return std::shared_ptr<std::byte>(static_cast<std::byte*>(p), [](std::byte* q) { std::free(q); });
+  }
+  void* p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  return std::shared_ptr<std::byte>(static_cast<std::byte*>(p), [n](std::byte* q) { munmap(q, n); });
 }
 
 }  // namespace

@@ -97,17 +97,23 @@ std::optional<std::vector<double>> csr_block_weights(const LaunchPlan& plan, con
   int64_t rows_per_warp = 1;
   while (rows_per_warp < 32 && blocks * warps_per_block * rows_per_warp < rows) rows_per_warp *= 2;
   const int64_t lanes_per_row = 32 / rows_per_warp;
+  int lanes_shift = 0;  // lanes_per_row is a power of two: shift, not divide, in this O(rows) loop
+  while ((int64_t{1} << lanes_shift) < lanes_per_row) ++lanes_shift;
   for (int64_t b = 0; b < blocks; ++b) {
-    double work = 0;
+    int64_t work = 0;
     for (int64_t w = b * warps_per_block; w < (b + 1) * warps_per_block; ++w) {
       const int64_t first = std::min(rows, w * rows_per_warp);
       const int64_t last = std::min(rows, first + rows_per_warp);
-      if (first == last) continue;
-      int64_t longest = 0;
-      for (int64_t r = first; r < last; ++r) longest = std::max(longest, row_ptr[r + 1] - row_ptr[r]);
-      work += static_cast<double>(1 + (longest + lanes_per_row - 1) / lanes_per_row);  // + the row's own step
+      if (first == last) break;  // so are the block's later warps
+      int64_t longest = 0, begin = row_ptr[first];
+      for (int64_t r = first; r < last; ++r) {
+        const int64_t end = row_ptr[r + 1];
+        longest = std::max(longest, end - begin);
+        begin = end;
+      }
+      work += 1 + ((longest + lanes_per_row - 1) >> lanes_shift);  // + the row's own step
     }
-    weights[static_cast<size_t>(b)] = work;
+    weights[static_cast<size_t>(b)] = static_cast<double>(work);
   }
   return weights;
 }
