@@ -44,14 +44,19 @@ void for_each_global_access(const BlockTrace& block, F&& f) {
   }
 }
 
-void check_sectors(const BlockTrace& block) {
+// Checks every global access's sectors lie in its warp's list; returns how many there are.
+size_t check_sectors(const BlockTrace& block) {
+  size_t accesses = 0;
   for (const WarpTrace& w : block.warps)
-    for (const TraceOp& op : w.ops)
-      if (is_global_access(op.op) &&
-          static_cast<size_t>(op.sector_begin) + op.transactions > w.sectors.size())
+    for (const TraceOp& op : w.ops) {
+      if (!is_global_access(op.op)) continue;
+      if (static_cast<size_t>(op.sector_begin) + op.transactions > w.sectors.size())
         throw InputError("block " + std::to_string(block.block) + ": a global access at pc " +
                          std::to_string(op.pc) + " names sectors beyond its warp's " +
                          std::to_string(w.sectors.size()));
+      accesses += op.transactions;
+    }
+  return accesses;
 }
 
 enum Level { kL1, kL2, kDram };
@@ -59,11 +64,16 @@ enum Level { kL1, kL2, kDram };
 }  // namespace
 
 PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const CacheContext& context) {
-  for (const BlockTrace& b : samples) check_sectors(b);
+  if (samples.size() >= SectorEntry::kNoBlock)
+    throw InputError("the cache estimate takes fewer than " + std::to_string(SectorEntry::kNoBlock) + " sampled blocks");
+  size_t accesses = 0;
+  for (const BlockTrace& b : samples) accesses += check_sectors(b);
 
   // Counting pass: in how many sampled blocks each sector appears; each block's footprint.
   const GatherReuse gathers(samples, context.grid_scale);
-  SectorTable table;
+  // Sized for a quarter of the accesses being distinct sectors (a stream's all are, a gather's
+  // few): at most two growths, and no large table for a trace that re-reads a small vector.
+  SectorTable table(accesses / 4);
   // Each block's distinct sectors, and how many of them it first reached by a gather.
   std::vector<double> block_distinct(samples.size(), 0), block_gathered(samples.size(), 0);
   for (uint32_t bi = 0; bi < samples.size(); ++bi) {
@@ -75,10 +85,10 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
       if (e.last_block != bi) {
         block_gathered[bi] += gather;
         // A pair of touchers resident together is enough: their reuse is short-distance.
-        if (e.last_block != UINT32_MAX &&
+        if (e.last_block != SectorEntry::kNoBlock &&
             std::abs(static_cast<double>(samples[bi].block - samples[e.last_block].block)) < context.resident_blocks)
           e.near = true;
-        e.last_block = bi;
+        e.last_block = static_cast<uint16_t>(bi);
         e.blocks += 1;
         block_distinct[bi] += 1;
       }
@@ -159,10 +169,10 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
       // L1 keeps a re-touched sector when the block's whole footprint fits its share, or when
       // few sectors passed since the last touch (a thread walking a long row re-reads each
       // sector of it at once, however large the block's footprint).
-      const double since = retouch ? static_cast<double>(access - e.last_access) : 0;
+      const double since = retouch ? static_cast<double>(static_cast<uint32_t>(access) - e.last_access) : 0;
       const double l1_hit = retouch ? std::max(l1_keeps, since > 0 ? std::min(1.0, l1_sectors_per_block / since) : 1.0) : 0;
-      e.classified_by = bi;
-      e.last_access = access;
+      e.classified_by = static_cast<uint16_t>(bi);
+      e.last_access = static_cast<uint32_t>(access);
       const bool load = op.op == OpClass::GlobalLoad;
       const double u1 = draw(sector, bi, access, 1), u2 = draw(sector, bi, access, 2);
       ++access;
@@ -198,7 +208,7 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
         // take each line's sectors in turn, over several accesses).
         SectorEntry& line = dram_lines.at(sector / 4);
         if (line.classified_by != bi) {
-          line.classified_by = bi;
+          line.classified_by = static_cast<uint16_t>(bi);
           lines[wi][j][level] += 1;
         }
       } else if (last_line[level] != sector / 4) {

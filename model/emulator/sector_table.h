@@ -2,27 +2,35 @@
 // Per-sector bookkeeping of the cache estimate: an open-addressing hash table keyed by sector
 // number, because a sampled trace touches up to millions of sectors and a node-based map
 // would cost more than the emulation itself.
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 namespace ktune {
 
+// 24 bytes: the table is probed once per sampled sector access, at random, so its entries'
+// size is what the estimate's time goes to on a large trace.
 struct SectorEntry {
-  uint64_t key = 0;         // sector + 1; 0 marks an empty slot
-  uint32_t blocks = 0;      // sampled blocks that touch it
-  uint32_t last_block = UINT32_MAX;     // last block seen by the counting pass
-  uint32_t classified_by = UINT32_MAX;  // last block seen by the classifying pass
-  uint64_t last_access = 0;  // the classifying pass's access count at that block's last touch
+  static constexpr uint16_t kNoBlock = UINT16_MAX;  // so a launch samples fewer blocks than this
+  uint64_t key = 0;          // sector + 1; 0 marks an empty slot
+  // The classifying pass's access count at the last touch, modulo 2^32: only the distance
+  // between two touches by one block is read, and a block's accesses are far fewer.
+  uint32_t last_access = 0;
+  uint16_t blocks = 0;       // sampled blocks that touch it
+  uint16_t last_block = kNoBlock;     // last block seen by the counting pass
+  uint16_t classified_by = kNoBlock;  // last block seen by the classifying pass
   // Some pair of its sampled blocks runs at about the same time (grid indices closer than the
   // blocks resident on the whole GPU): its reuse is short-distance.
   bool near = false;
   bool gathered = false;  // read by a gathering load (gather_reuse.h): a sector of a vector
   bool normal = false;    // touched by a store or a load of normal priority (not ld.global.cs)
 };
+static_assert(sizeof(SectorEntry) == 24, "SectorEntry is meant to stay small");
 
 class SectorTable {
  public:
-  SectorTable() : slots_(1024) {}
+  // Room for `expected` sectors before the first growth (a power of two of slots, >= 1024).
+  explicit SectorTable(size_t expected = 0) : slots_(slots_for(expected)) {}
 
   SectorEntry& at(uint64_t sector) {
     if ((size_ + 1) * 10 > slots_.size() * 7) grow();
@@ -41,6 +49,12 @@ class SectorTable {
   }
 
  private:
+  static size_t slots_for(size_t keys) {
+    size_t slots = 1024;
+    while (slots * 7 < keys * 10) slots *= 2;
+    return slots;
+  }
+
   static uint64_t mix(uint64_t x) {
     x ^= x >> 33;
     x *= 0xff51afd7ed558ccdULL;
