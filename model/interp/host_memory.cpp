@@ -16,16 +16,19 @@ constexpr uint64_t kFirstBuffer = uint64_t{1} << 40;
 constexpr uint64_t kAlignment = 4096;
 constexpr uint64_t kGuardGap = 4096;
 
-// Zeroed memory comes straight from mmap: the kernel hands out zero pages as they are touched,
-// so an output the sampled blocks barely write costs nothing. calloc would not promise that:
-// glibc raises its mmap threshold after each large free, and from then on serves the next
-// candidate's buffers from the heap and zeroes them with memset (tens of MB per candidate).
+// Large zeroed buffers come straight from mmap: the kernel hands out zero pages as they are
+// touched, so an output the sampled blocks barely write costs nothing. calloc would not
+// promise that: glibc raises its mmap threshold after each large free, and from then on serves
+// the next candidate's buffers from the heap and zeroes them with memset (tens of MB per
+// candidate). Small ones come from calloc, which reuses pages already faulted in.
+constexpr size_t kMappedBytes = size_t{1} << 20;
+
 std::shared_ptr<std::byte> allocate(size_t bytes, bool poison) {
   const size_t n = std::max<size_t>(bytes, 1);
-  if (poison) {
-    void* p = std::malloc(n);
+  if (poison || n < kMappedBytes) {
+    void* p = poison ? std::malloc(n) : std::calloc(n, 1);
     if (!p) throw std::bad_alloc();
-    std::memset(p, 0xFF, n);
+    if (poison) std::memset(p, 0xFF, n);
     return std::shared_ptr<std::byte>(static_cast<std::byte*>(p), [](std::byte* q) { std::free(q); });
   }
   void* p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
