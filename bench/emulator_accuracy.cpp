@@ -203,14 +203,17 @@ json evaluate_workload(const json& entry, const Workload& w, const SpmvFamily& f
       const CandidatePrediction p = emulate_plan(plan, *kernels.at({cand.key, dtype_name}), estimate, gpu, options);
       cand.predicted_us = p.microseconds;
       cand.bottleneck = std::string(resource_name(p.bottleneck)) + ":" + bound_kind_name(p.bottleneck_kind);
-      json utilisation = json::object();
-      for (size_t r = 0; r < kResourceCount; ++r)
+      json utilisation = json::object(), transactions = json::object();
+      for (size_t r = 0; r < kResourceCount; ++r) {
         if (p.utilisation[r] > 0) utilisation[resource_name(static_cast<Resource>(r))] = p.utilisation[r];
+        if (p.transactions[r] > 0) transactions[resource_name(static_cast<Resource>(r))] = p.transactions[r];
+      }
       // Where the longest step's sectors were served, for reading a miss against the cache estimate.
       const CacheSummary& cache = p.steps.at(p.longest_step()).prediction.cache;
       cand.prediction = {{"config", cand.key}, {"predicted_us", p.microseconds}, {"occupancy", p.occupancy},
                          {"bottleneck", resource_name(p.bottleneck)}, {"kind", bound_kind_name(p.bottleneck_kind)},
                          {"utilisation", utilisation},
+                         {"transactions", transactions},  // whole plan, scaled from the samples: ncu's counts
                          {"cache", {{"l1_hit_rate", cache.l1_hit_rate}, {"l2_hit_rate", cache.l2_hit_rate},
                                     {"sampled_sectors", {{"l1", cache.l1_sectors}, {"l2", cache.l2_sectors},
                                                          {"dram", cache.dram_sectors}}}}}};
