@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "model/emulator/sector_table.h"
 #include "model/emulator/sm_emulator.h"
 #include "synthetic.h"
 #include "workload/input_error.h"
@@ -425,6 +426,21 @@ TEST(CacheEstimate, APlainStreamPushesTheGatheredVectorOutAndAnEvictFirstOneDoes
   EXPECT_GT((plain.cache.dram_sectors - streamed) / gathers, 0.35);
   EXPECT_LT((plain.cache.dram_sectors - streamed) / gathers, 0.65);
   EXPECT_LT(first.cache.dram_sectors - streamed, 0.15 * gathers);
+}
+
+// A sector's entry names sampled blocks in 16 bits: more samples than that is refused, the
+// most it takes still counts every block as its own.
+TEST(CacheEstimate, SampleCountsBeyondTheSectorEntryAreRefused) {
+  std::vector<BlockTrace> samples;
+  for (int64_t b = 0; b < SectorEntry::kNoBlock - 1; ++b) {
+    samples.push_back(one_warp_block(b));
+    add_load(samples.back().warps[0], {7});  // every block reads one shared sector
+  }
+  const PreparedSamples p = prepare_samples(samples, no_caches());
+  EXPECT_EQ(p.blocks.size(), samples.size());
+  EXPECT_DOUBLE_EQ(p.cache.load_sectors, static_cast<double>(samples.size()));
+  samples.push_back(one_warp_block(SectorEntry::kNoBlock));
+  EXPECT_THROW(prepare_samples(samples, no_caches()), InputError);
 }
 
 }  // namespace
