@@ -11,15 +11,15 @@
 namespace ktune {
 
 // What a warp's global access costs per 128-byte line it requests, beyond its 32-byte sectors,
-// at each memory level, in units of that level's sector gap (the gap of full-line streams): an
-// access of s sectors in n lines costs s (1 - w/4) + n w gaps, so full lines (s = 4n) cost s
+// at L1 and device memory, in units of that level's sector gap (the gap of full-line streams):
+// an access of s sectors in n lines costs s (1 - w/4) + n w gaps, so full lines (s = 4n) cost s
 // and one sector per line 1 + 3w/4 each. Calibrated by the gather benchmarks (32 lines per
 // warp access against the streams); 0, sectors only, for an architecture never calibrated.
-// L1 and L2 count the lines of each access; device memory counts a line at a block's first
-// request for it (the cache estimate, cache_estimate.h).
+// L1 counts the lines of each access; device memory counts a line at a block's first request
+// for it (the cache estimate, cache_estimate.h). L2 needs no weight: its lines are requests to
+// its own tag pipe (Resource::L2Tag) and its sectors go through its data path (Resource::L2).
 struct LineWeights {
   double l1 = 0;
-  double l2 = 0;
   double dram = 0;
 };
 

@@ -3,7 +3,7 @@
 namespace ktune {
 namespace {
 constexpr std::array<const char*, kResourceCount> kNames = {
-    "int_alu", "fp32", "fp64", "sfu", "shared", "l1", "l2", "dram", "atomic", "branch", "barrier", "issue"};
+    "int_alu", "fp32", "fp64", "sfu", "shared", "l1", "l2_tag", "l2", "dram", "atomic", "branch", "barrier", "issue"};
 }
 
 bool resource_is_per_scheduler(Resource r) {

@@ -17,18 +17,21 @@ enum class Resource : int {
   Sfu,      // MUFU: reciprocal, rsqrt, ex2, lg2, sin, cos; integer division sequences
   Shared,   // shared memory and shuffles through the LSU, per wavefront
   L1,       // global access that hits L1, per 32-byte sector
-  L2,       // global access that hits L2, per 32-byte sector
+  L2Tag,    // L2 slices' tag lookups: per request (one warp access's sectors of one 128-byte
+            // line that L1 did not serve), hit or miss
+  L2,       // L2 slices' data path to the SMs: per 32-byte sector L1 did not serve, whether L2
+            // had it or fetched it from device memory
   Dram,     // global access that goes to device memory, per 32-byte sector
   Atomic,   // global/shared atomics and reductions
   Branch,   // branches, predicate setting for control, calls/returns
   Barrier,  // bar.sync and its relatives
   Issue,    // one issue slot of a warp scheduler
 };
-inline constexpr size_t kResourceCount = 12;
+inline constexpr size_t kResourceCount = 13;
 
 // Whether each warp scheduler (SM sub-partition) has its own copy of the resource, so that
 // its gap counts per scheduler (the arithmetic pipes, branch, issue), or the SM's schedulers
-// share one (shared memory/LSU, L1, L2 and DRAM shares, atomics, barriers).
+// share one (shared memory/LSU, L1, L2 tag and data and DRAM shares, atomics, barriers).
 bool resource_is_per_scheduler(Resource r);
 
 const char* resource_name(Resource r);                          // "dram", "fp32", ...

@@ -46,7 +46,8 @@ nlohmann::json Calibration::to_json() const {
           {"created_at", created_at},
           {"units", "latency: cycles between dependent issues; gap: cycles between admissions, per warp "
                     "scheduler for int_alu, fp32, fp64, sfu, branch, issue and per SM for the others; per "
-                    "warp instruction, per 32-byte sector for l1, l2, dram, per address for atomic; extras "
+                    "warp instruction, per 32-byte sector for l1, l2, dram, per request (a line's sectors of "
+                    "one access) for l2_tag, per address for atomic; extras "
                     "per SM except atomic_same_address_gap (device-wide, per thread's atomic)"},
           {"resources", resources},
           {"extras", extras},
@@ -67,6 +68,7 @@ Calibration Calibration::from_json(const nlohmann::json& j) {
   const nlohmann::json& resources = field(j, "resources", "");
   for (size_t i = 0; i < kResourceCount; ++i) {
     const std::string name = resource_name(static_cast<Resource>(i));
+    if (static_cast<Resource>(i) == Resource::L2Tag && !resources.contains(name)) continue;  // below
     const nlohmann::json& r = field(resources, name, "resources.");
     c.timing[i].latency = positive(field(r, "latency", "resources." + name + "."), "resources." + name + ".latency");
     c.timing[i].gap = positive(field(r, "gap", "resources." + name + "."), "resources." + name + ".gap");
@@ -74,6 +76,16 @@ Calibration Calibration::from_json(const nlohmann::json& j) {
     c.gap_method[i] = r.value("gap_method", "");
   }
   if (j.contains("extras")) c.extras = j.at("extras").get<std::map<std::string, double>>();
+  // Calibrations stored before the L2 tag pipe had its own row measured it as the gather benchmark.
+  if (!resources.contains(resource_name(Resource::L2Tag))) {
+    const auto gather = c.extras.find("l2_gather_gap");
+    if (gather == c.extras.end())
+      throw InputError("calibration: 'resources.l2_tag' is missing, and so is extras.l2_gather_gap to derive it");
+    const size_t tag = static_cast<size_t>(Resource::L2Tag), l2 = static_cast<size_t>(Resource::L2);
+    c.timing[tag] = {c.timing[l2].latency, gather->second};
+    c.latency_method[tag] = c.latency_method[l2];
+    c.gap_method[tag] = "derived: extras.l2_gather_gap, per request";
+  }
   if (j.contains("benchmarks")) {
     for (const nlohmann::json& b : j.at("benchmarks")) {
       BenchmarkRun r;
@@ -105,7 +117,6 @@ void apply_calibration(GpuSpec& spec, const Calibration& calibration) {
       w = line_weight_from_gaps(it->second, timing(calibration.timing, level).gap);
   };
   weight("l1_gather_gap", Resource::L1, spec.line_weights.l1);
-  weight("l2_gather_gap", Resource::L2, spec.line_weights.l2);
   weight("dram_gather_gap", Resource::Dram, spec.line_weights.dram);
 }
 

@@ -66,6 +66,8 @@ void derive_resource_table(const std::map<std::string, double>& u, Calibration& 
       "measured: conflict-free 32-bit loads, per wavefront (shuffles: see extras)");
   set(c, Resource::L1, m("l1_latency"), "measured: pointer chase over 16 KiB", m("l1_gap"),
       "measured: 16-byte loads re-reading 64 KiB through L1, per sector");
+  set(c, Resource::L2Tag, m("l2_latency"), "measured: pointer chase over 8 MiB past L1", m("l2_gather_gap"),
+      "measured: one lane per line, 32 lines per access over 16 MiB past L1, per request");
   set(c, Resource::L2, m("l2_latency"), "measured: pointer chase over 8 MiB past L1", m("l2_gap"),
       "measured: 16-byte loads re-reading 16 MiB past L1, per sector");
   set(c, Resource::Dram, m("dram_latency"), "measured: pointer chase over 1 GiB (a few percent hit L2)",

@@ -133,7 +133,7 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
   const double short_keep = l2_keeps(0);
 
   // Classifying pass: a level per sector access, counted per op.
-  const double weight[3] = {context.line_weights.l1, context.line_weights.l2, context.line_weights.dram};
+  const double l1_weight = context.line_weights.l1, dram_weight = context.line_weights.dram;
   SectorTable dram_lines;  // keyed by line: the last block that asked device memory for it
   out.blocks.reserve(samples.size());
   for (uint32_t bi = 0; bi < samples.size(); ++bi) {
@@ -141,8 +141,10 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
     EmuBlock block;
     block.block = trace.block;
     block.warps.resize(trace.warps.size());
-    // Per op and level: sectors served there, and the 128-byte lines they lie in (an op's
-    // sectors come sorted, so a level sees a new line when the line changes).
+    // Per op and level: sectors served there, and the 128-byte lines that reach it (an op's
+    // sectors come sorted, so a level sees a new line when the line changes): every line at
+    // L1, the lines of L1's misses at L2 (its requests), and at device memory a block's first
+    // request of a line.
     std::vector<std::vector<std::array<uint32_t, 3>>> levels(trace.warps.size()), lines(trace.warps.size());
     for (size_t wi = 0; wi < trace.warps.size(); ++wi) {
       const WarpTrace& w = trace.warps[wi];
@@ -202,6 +204,14 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
         level = u2 < l2_hit ? kL2 : kDram;
       }
       levels[wi][j][level] += 1;
+      if (last_line[kL1] != sector / 4) {
+        last_line[kL1] = sector / 4;
+        lines[wi][j][kL1] += 1;
+      }
+      if (level != kL1 && last_line[kL2] != sector / 4) {
+        last_line[kL2] = sector / 4;
+        lines[wi][j][kL2] += 1;
+      }
       if (level == kDram) {
         // Device memory serves a line the block asked for before from the same open row: only
         // a block's first request for a line pays its cost (a few lanes walking their rows
@@ -211,26 +221,26 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
           line.classified_by = static_cast<uint16_t>(bi);
           lines[wi][j][level] += 1;
         }
-      } else if (last_line[level] != sector / 4) {
-        last_line[level] = sector / 4;
-        lines[wi][j][level] += 1;
       }
       (load ? out.cache.load_sectors : out.cache.store_sectors) += 1;
     });
-    // Global ops use each level that served any of their sectors; one with no sectors (all
-    // lanes off) still waits an L1 latency.
+    // Global ops use each pipe their sectors pass; one with no sectors (all lanes off) still
+    // waits an L1 latency.
     for (size_t wi = 0; wi < trace.warps.size(); ++wi) {
       for (size_t j = 0; j < trace.warps[wi].ops.size(); ++j) {
         if (!is_global_access(trace.warps[wi].ops[j].op)) continue;
         EmuOp& op = block.warps[wi].ops[j];
+        const std::array<uint32_t, 3>& at = levels[wi][j];
+        const std::array<uint32_t, 3>& seen = lines[wi][j];
+        const uint32_t all = at[kL1] + at[kL2] + at[kDram], below_l1 = at[kL2] + at[kDram];
         op.use_count = 0;
-        const Resource by_level[3] = {Resource::L1, Resource::L2, Resource::Dram};
-        for (int l = 0; l < 3; ++l) {
-          const uint32_t sectors = levels[wi][j][l];
-          if (sectors > 0)
-            op.uses[op.use_count++] = {by_level[l], sectors, access_cost(sectors, lines[wi][j][l], weight[l])};
+        op.uses[op.use_count++] = {Resource::L1, all, access_cost(all, seen[kL1], l1_weight)};
+        if (below_l1 > 0) {
+          op.uses[op.use_count++] = {Resource::L2Tag, seen[kL2], static_cast<double>(seen[kL2])};
+          op.uses[op.use_count++] = {Resource::L2, below_l1, static_cast<double>(below_l1)};
         }
-        if (op.use_count == 0) op.uses[op.use_count++] = {Resource::L1, 0, 0};
+        if (at[kDram] > 0)
+          op.uses[op.use_count++] = {Resource::Dram, at[kDram], access_cost(at[kDram], seen[kDram], dram_weight)};
       }
     }
     double barriers = 0;  // one admission per barrier of the block, not per warp
@@ -244,9 +254,12 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
       }
     }
     block.transactions[static_cast<size_t>(Resource::Barrier)] = barriers;
-    out.cache.l1_sectors += block.transactions[static_cast<size_t>(Resource::L1)];
-    out.cache.l2_sectors += block.transactions[static_cast<size_t>(Resource::L2)];
-    out.cache.dram_sectors += block.transactions[static_cast<size_t>(Resource::Dram)];
+    for (const auto& warp_levels : levels)
+      for (const std::array<uint32_t, 3>& at : warp_levels) {
+        out.cache.l1_sectors += at[kL1];
+        out.cache.l2_sectors += at[kL2];
+        out.cache.dram_sectors += at[kDram];
+      }
     out.blocks.push_back(std::move(block));
   }
   if (out.cache.load_sectors > 0) out.cache.l1_hit_rate = out.cache.l1_sectors / out.cache.load_sectors;

@@ -39,9 +39,13 @@
 //   DRAM Everything else, stores of cold sectors included (they are written back).
 //
 // Per sector access the level is drawn from these chances by a hash of (sector, block,
-// access), so results are deterministic and every op gets whole sectors per level. An op
-// occupies each level for access_cost(its sectors there, their lines, the level's weight);
-// in device memory only the lines its block had not asked for before count.
+// access), so results are deterministic and every op gets whole sectors per level. A level's
+// pipe carries every sector that reaches it, not only those it serves (ncu counts a miss at
+// each level it passes): L1 all of the op's sectors, for access_cost(sectors, lines, its
+// weight); L2's tag pipe one request per line of the sectors L1 did not serve and its data
+// path each of those sectors (on an H200 the tags bind gathers at about 158 K requests/µs,
+// and the data path streams); device memory its own sectors, for access_cost with only the
+// lines its block had not asked for before.
 // Measured hit rates (e.g. from a profiler), when given, replace the estimate.
 // Atomics are not sectors here: they use the Atomic resource, performed in L2.
 #include <cstdint>

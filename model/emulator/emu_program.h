@@ -11,9 +11,9 @@
 
 namespace ktune {
 
-// `count` transactions of `resource` (sectors, wavefronts, addresses) that occupy it for `cost`
-// gaps (cost = count, except for global accesses: gpu_spec.h, LineWeights); no transactions
-// means a latency without occupying it.
+// `count` transactions of `resource` (sectors, requests, wavefronts, addresses) that occupy it
+// for `cost` gaps (cost = count, except for L1 and device-memory sectors: gpu_spec.h,
+// LineWeights); no transactions means a latency without occupying it.
 struct ResourceUse {
   Resource resource = Resource::Issue;
   uint32_t count = 0;
@@ -21,7 +21,7 @@ struct ResourceUse {
 };
 
 struct EmuOp {
-  std::array<ResourceUse, 3> uses{};  // uses[0, use_count)
+  std::array<ResourceUse, 4> uses{};  // uses[0, use_count)
   uint8_t use_count = 0;
   bool barrier = false;  // waits for the whole block; uses nothing else
   std::array<uint32_t, 3> deps{kNoDep, kNoDep, kNoDep};

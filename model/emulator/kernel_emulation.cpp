@@ -108,7 +108,7 @@ PreparedKernel prepare_kernel(const KernelEmulationInput& in, const KernelEmulat
   k.timing.schedulers = in.gpu.schedulers_per_sm;
   k.timing.issue_per_scheduler = in.gpu.issue_per_scheduler;
   const double share = static_cast<double>(k.active_sms) / in.gpu.sms;
-  for (Resource r : {Resource::L2, Resource::Dram, Resource::Atomic}) timing(k.timing.table, r).gap *= share;
+  for (Resource r : {Resource::L2Tag, Resource::L2, Resource::Dram, Resource::Atomic}) timing(k.timing.table, r).gap *= share;
 
   k.launch_cycles = in.gpu.launch_overhead_us * 1e3 * in.gpu.clock_ghz * in.launches;
   k.clock_ghz = in.gpu.clock_ghz;

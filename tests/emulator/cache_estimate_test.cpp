@@ -44,6 +44,13 @@ CacheContext no_caches() {
   return c;
 }
 
+// The op's use of resource r; a default (no transactions, no cost) when it has none.
+ResourceUse use_of(const EmuOp& op, Resource r) {
+  for (uint8_t u = 0; u < op.use_count; ++u)
+    if (op.uses[u].resource == r) return op.uses[u];
+  return {r, 0, 0};
+}
+
 TEST(Coalescing, ThirtyTwoSectorsPerAccessCostThirtyTwoGaps) {
   EmulatorTiming timing = test::single_scheduler();
   timing.table[static_cast<size_t>(Resource::Dram)] = {400, 4};
@@ -76,11 +83,9 @@ TEST(Coalescing, ScatteredLinesCostTheirLineWeight) {
     add_load(b.warps[0], sectors);
     const PreparedSamples p = prepare_samples({b}, c);
     EXPECT_DOUBLE_EQ(p.cache.dram_sectors, 32);
-    const EmuOp& op = p.blocks[0].warps[0].ops[0];
-    EXPECT_EQ(op.use_count, 1);
-    EXPECT_EQ(op.uses[0].resource, Resource::Dram);
-    EXPECT_EQ(op.uses[0].count, 32u);
-    return op.uses[0].cost;
+    const ResourceUse dram = use_of(p.blocks[0].warps[0].ops[0], Resource::Dram);
+    EXPECT_EQ(dram.count, 32u);
+    return dram.cost;
   };
   EXPECT_DOUBLE_EQ(dram_use(1), 32);                   // 8 lines of 4 sectors
   EXPECT_DOUBLE_EQ(dram_use(4), 32 * (1 + 3 * w / 4));  // one sector in each of 32 lines
@@ -105,7 +110,6 @@ TEST(Coalescing, DeviceMemoryChargesALineOncePerBlock) {
   const double w = 2;
   CacheContext c = no_caches();
   c.line_weights.dram = w;
-  c.line_weights.l2 = w;  // not reached: no caches
   BlockTrace b;
   b.warps.resize(1);
   for (uint64_t k = 0; k < 4; ++k) {  // access k: sector k of each of 32 lines
@@ -115,17 +119,63 @@ TEST(Coalescing, DeviceMemoryChargesALineOncePerBlock) {
   }
   const PreparedSamples p = prepare_samples({b}, c);
   const auto& ops = p.blocks[0].warps[0].ops;
-  EXPECT_DOUBLE_EQ(ops[0].uses[0].cost, 32 * (1 - w / 4) + 32 * w);  // the lines' first requests
-  for (size_t k = 1; k < 4; ++k) EXPECT_DOUBLE_EQ(ops[k].uses[0].cost, 32 * (1 - w / 4)) << k;
+  const auto dram_cost = [](const EmuOp& op) { return use_of(op, Resource::Dram).cost; };
+  EXPECT_DOUBLE_EQ(dram_cost(ops[0]), 32 * (1 - w / 4) + 32 * w);  // the lines' first requests
+  for (size_t k = 1; k < 4; ++k) EXPECT_DOUBLE_EQ(dram_cost(ops[k]), 32 * (1 - w / 4)) << k;
   // Over the four accesses: 128 sectors in 32 lines cost what a stream of them does.
   double total = 0;
-  for (const EmuOp& op : ops) total += op.uses[0].cost;
+  for (const EmuOp& op : ops) total += dram_cost(op);
   EXPECT_DOUBLE_EQ(total, 128);
   // Another block asks for the same lines afresh.
   BlockTrace other = b;
   other.block = 1;
   const PreparedSamples two = prepare_samples({b, other}, c);
-  EXPECT_DOUBLE_EQ(two.blocks[1].warps[0].ops[0].uses[0].cost, 32 * (1 - w / 4) + 32 * w);
+  EXPECT_DOUBLE_EQ(dram_cost(two.blocks[1].warps[0].ops[0]), 32 * (1 - w / 4) + 32 * w);
+  // L2's tag pipe takes each access's 32 lines as 32 requests: it has no open rows.
+  for (size_t k = 0; k < 4; ++k) EXPECT_DOUBLE_EQ(use_of(ops[k], Resource::L2Tag).cost, 32) << k;
+}
+
+// Every sector an op sends past L1 is one of L2's data path and, per 128-byte line, one request
+// of its tag pipe, whether L2 serves it or device memory does (ncu counts both at L2); L1 takes
+// every sector, hits and misses.
+TEST(Coalescing, L2TakesARequestPerLineAndEverySectorPastL1) {
+  CacheContext c = no_caches();
+  BlockTrace b = one_warp_block(0);
+  std::vector<uint64_t> streamed, lone;
+  for (uint64_t k = 0; k < 32; ++k) {
+    streamed.push_back(k);          // 8 lines of 4 sectors
+    lone.push_back(1000 + 4 * k);   // one sector in each of 32 lines
+  }
+  add_load(b.warps[0], streamed);
+  add_load(b.warps[0], lone);
+  const PreparedSamples p = prepare_samples({b}, c);
+  const auto& ops = p.blocks[0].warps[0].ops;
+  EXPECT_EQ(use_of(ops[0], Resource::L2Tag).count, 8u);
+  EXPECT_EQ(use_of(ops[1], Resource::L2Tag).count, 32u);
+  for (const EmuOp& op : ops) {
+    EXPECT_DOUBLE_EQ(use_of(op, Resource::L2Tag).cost, use_of(op, Resource::L2Tag).count);
+    EXPECT_EQ(use_of(op, Resource::L2).count, 32u);  // served by device memory, through L2
+    EXPECT_DOUBLE_EQ(use_of(op, Resource::L2).cost, 32);
+    EXPECT_EQ(use_of(op, Resource::L1).count, 32u);
+    EXPECT_EQ(use_of(op, Resource::Dram).count, 32u);
+  }
+  // Sectors L1 serves reach neither of L2's pipes.
+  CacheContext cached = no_caches();
+  cached.measured = CacheRates{1.0, 0.0};
+  const PreparedSamples hits = prepare_samples({b}, cached);
+  for (const EmuOp& op : hits.blocks[0].warps[0].ops) {
+    EXPECT_EQ(use_of(op, Resource::L1).count, 32u);
+    EXPECT_EQ(use_of(op, Resource::L2Tag).count, 0u);
+    EXPECT_EQ(use_of(op, Resource::L2).count, 0u);
+  }
+  // A gather's time is its requests' at the tag pipe when that is slower than the data path.
+  EmulatorTiming timing = test::single_scheduler();
+  timing.table[static_cast<size_t>(Resource::L2Tag)] = {300, 2};
+  timing.table[static_cast<size_t>(Resource::L2)] = {300, 1};
+  timing.table[static_cast<size_t>(Resource::Dram)] = {300, 0.01};
+  const SmRun run = emulate_sm({&p.blocks[0]}, timing, {});
+  EXPECT_DOUBLE_EQ(run.busy_cycles[static_cast<size_t>(Resource::L2Tag)], (8 + 32) * 2);
+  EXPECT_DOUBLE_EQ(run.busy_cycles[static_cast<size_t>(Resource::L2)], 64);
 }
 
 TEST(CacheEstimate, StreamedPrivateSectorsGoToDram) {

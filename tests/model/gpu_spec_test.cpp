@@ -79,20 +79,24 @@ TEST(GpuSpec, Sm90TableIsTheCommittedH200Calibration) {
   ASSERT_TRUE(in) << "bench/data/calibration_h200.json";
   const nlohmann::json calibration = nlohmann::json::parse(in);
   const GpuSpec s = spec_for_arch("sm_90");
+  const nlohmann::json& extras = calibration.at("extras");
   for (size_t r = 0; r < kResourceCount; ++r) {
     const std::string name = resource_name(static_cast<Resource>(r));
-    const nlohmann::json& measured = calibration.at("resources").at(name);
-    EXPECT_NEAR(s.timing[r].latency, measured.at("latency").get<double>(), 0.01 * measured.at("latency").get<double>()) << name;
-    EXPECT_NEAR(s.timing[r].gap, measured.at("gap").get<double>(), 0.01 * measured.at("gap").get<double>()) << name;
+    // That calibration predates the L2 tag pipe's row: its gap is the gather benchmark's
+    // (one request per sector), its latency L2's (calibration.cpp derives it the same way).
+    const bool tag = static_cast<Resource>(r) == Resource::L2Tag;
+    const nlohmann::json& measured = calibration.at("resources").at(tag ? "l2" : name);
+    const double latency = measured.at("latency").get<double>();
+    const double gap = tag ? extras.at("l2_gather_gap").get<double>() : measured.at("gap").get<double>();
+    EXPECT_NEAR(s.timing[r].latency, latency, 0.01 * latency) << name;
+    EXPECT_NEAR(s.timing[r].gap, gap, 0.01 * gap) << name;
   }
-  const nlohmann::json& extras = calibration.at("extras");
   const double dispatch = extras.at("block_dispatch_gap");
   EXPECT_NEAR(s.block_dispatch_cycles, dispatch, 0.01 * dispatch);
   const auto weight = [&](const char* gather, Resource level) {
     return line_weight_from_gaps(extras.at(gather).get<double>(), timing(s.timing, level).gap);
   };
   EXPECT_NEAR(s.line_weights.l1, weight("l1_gather_gap", Resource::L1), 0.02);
-  EXPECT_NEAR(s.line_weights.l2, weight("l2_gather_gap", Resource::L2), 0.02);
   EXPECT_NEAR(s.line_weights.dram, weight("dram_gather_gap", Resource::Dram), 0.02);
 }
 
