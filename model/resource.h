@@ -16,7 +16,7 @@ enum class Resource : int {
   Fp64,     // FP64 FMA/add/mul
   Sfu,      // MUFU: reciprocal, rsqrt, ex2, lg2, sin, cos; integer division sequences
   Shared,   // shared memory and shuffles through the LSU, per wavefront
-  L1,       // global access that hits L1, per 32-byte sector
+  L1,       // L1's pipe: every 32-byte sector of a global access, whether L1 has it or not
   L2Tag,    // L2 slices' tag lookups: per request (one warp access's sectors of one 128-byte
             // line that L1 did not serve), hit or miss
   L2,       // L2 slices' data path to the SMs: per 32-byte sector L1 did not serve, whether L2
