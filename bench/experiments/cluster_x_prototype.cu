@@ -12,7 +12,8 @@
 // Every warp walks its own CSR-Adaptive row blocks (tiles of 32 x Items nonzeros), so no block
 // barrier stalls the warps between tiles. Timing: L2 flushed, CUDA events, medians; the x_hot
 // gather launch and the zeroing of y (sliced rows add into it) are inside the timed region.
-// Every result is checked against a double-precision CPU reference before it is timed.
+// Every result is checked against the CPU twin (spmv_reference) with the harness's tolerance
+// (gpu/measure_verification.h) before it is timed.
 //
 // Build (from the repository root, after building `build/`):
 //   bench/experiments/build-prototype cluster_x_prototype
@@ -21,15 +22,15 @@
 #include <cusparse.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <numeric>
 #include <string>
 #include <vector>
 
+#include "gpu/measure_verification.h"
 #include "kernels/spmv/spmv_adaptive_partition.h"
 #include "kernels/spmv/spmv_hot_columns.h"
+#include "kernels/spmv/spmv_reference.h"
 #include "workload/generators.h"
 
 namespace cg = cooperative_groups;
@@ -204,33 +205,27 @@ T* upload(const std::vector<T>& host) {
   return dev;
 }
 
-// The double-precision reference: each row's sum and its sum of |a_ij x_j| (for the tolerance).
-struct Reference {
-  std::vector<double> sum, magnitude;
-};
-
-Reference reference(const ktune::CsrF64& a, const std::vector<double>& x) {
-  Reference ref{std::vector<double>(a.rows), std::vector<double>(a.rows)};
-  for (int r = 0; r < a.rows; ++r) {
-    for (int i = a.row_ptr[r]; i < a.row_ptr[r + 1]; ++i) {
-      ref.sum[r] += a.values[i] * x[a.col_idx[i]];
-      ref.magnitude[r] += std::fabs(a.values[i] * x[a.col_idx[i]]);
-    }
-  }
-  return ref;
+// Rows that fail the harness's verification (gpu/measure_verification.h) against the CPU twin.
+template <typename T>
+long long wrong_rows(const std::vector<double>& reference, const std::vector<int32_t>& row_lengths,
+                     const T* y_dev) {
+  std::string y(reference.size() * sizeof(T), '\0');
+  CHECK(cudaMemcpy(y.data(), y_dev, y.size(), cudaMemcpyDeviceToHost));
+  const ktune::Dtype dtype = sizeof(T) == 4 ? ktune::Dtype::F32 : ktune::Dtype::F64;
+  return ktune::verify_output(y, dtype, reference, row_lengths).bad_elements;
 }
 
-// Rows whose result is off by more than the dtype's tolerance of sum |a_ij x_j|.
-template <typename T>
-long long wrong_rows(const Reference& ref, const T* y_dev) {
-  std::vector<T> y(ref.sum.size());
-  CHECK(cudaMemcpy(y.data(), y_dev, y.size() * sizeof(T), cudaMemcpyDeviceToHost));
-  const double tol = sizeof(T) == 4 ? 1e-5 : 1e-12;
-  long long wrong = 0;
-  for (size_t r = 0; r < y.size(); ++r) {
-    if (!(std::fabs(y[r] - ref.sum[r]) <= tol * 8 * (ref.magnitude[r] + 1e-30))) ++wrong;
-  }
-  return wrong;
+// The prototype's kernels for one way of reading hot columns, at 2, 4 and 8 items per thread.
+struct Kernel {
+  int items, mode;
+  void* fn;
+};
+
+template <typename T, int M>
+void add_kernels(std::vector<Kernel>& kernels) {
+  kernels.push_back({2, M, (void*)spmv_warp_tiles<T, 2, M>});
+  kernels.push_back({4, M, (void*)spmv_warp_tiles<T, 4, M>});
+  kernels.push_back({8, M, (void*)spmv_warp_tiles<T, 8, M>});
 }
 
 struct Args {
@@ -251,7 +246,9 @@ void run(const Args& args) {
   for (int j = 0; j < a.cols; ++j) x_host[j] = 0.5 + (j * 2654435761u % 1000003u) / 1000003.0;
   const std::vector<T> x_t(x_host.begin(), x_host.end());
   const std::vector<T> values(a.values.begin(), a.values.end());
-  const Reference ref = reference(a, x_host);
+  const std::vector<double> reference = ktune::spmv_reference(a, x_host);
+  std::vector<int32_t> row_lengths(a.rows);
+  for (int r = 0; r < a.rows; ++r) row_lengths[r] = a.row_length(r);
   cudaDeviceProp prop;
   CHECK(cudaGetDeviceProperties(&prop, 0));
   printf("# device %s, %d SMs, L2 %d MB, smem/SM %zu KB; R-MAT %d ef %d: %d rows, %lld nnz, %s\n",
@@ -296,7 +293,7 @@ void run(const Args& args) {
     };
     CHECK(cudaMemset(d_y, 0xff, a.rows * sizeof(T)));
     spmv();
-    const long long wrong = wrong_rows<T>(ref, d_y);
+    const long long wrong = wrong_rows<T>(reference, row_lengths, d_y);
     const double us = timer.median_us(spmv, args.reps);
     best_vendor = std::min(best_vendor, us);
     printf("cusparse %s alg%d: %.1f us, wrong rows %lld\n", dtype,
@@ -330,24 +327,11 @@ void run(const Args& args) {
   std::vector<int> slot_of(m.cols, -1);
   for (size_t s = 0; s < ranked.columns.size(); ++s) slot_of[ranked.columns[s]] = (int)s;
 
-  struct Kernel {
-    int items, mode;
-    void* fn;
-  };
-  std::vector<Kernel> kernels = {
-      {2, kPlain, (void*)spmv_warp_tiles<T, 2, kPlain>},
-      {4, kPlain, (void*)spmv_warp_tiles<T, 4, kPlain>},
-      {8, kPlain, (void*)spmv_warp_tiles<T, 8, kPlain>},
-      {2, kGlobalHot, (void*)spmv_warp_tiles<T, 2, kGlobalHot>},
-      {4, kGlobalHot, (void*)spmv_warp_tiles<T, 4, kGlobalHot>},
-      {8, kGlobalHot, (void*)spmv_warp_tiles<T, 8, kGlobalHot>},
-      {2, kClusterHot, (void*)spmv_warp_tiles<T, 2, kClusterHot>},
-      {4, kClusterHot, (void*)spmv_warp_tiles<T, 4, kClusterHot>},
-      {8, kClusterHot, (void*)spmv_warp_tiles<T, 8, kClusterHot>},
-      {2, kLocalHot, (void*)spmv_warp_tiles<T, 2, kLocalHot>},
-      {4, kLocalHot, (void*)spmv_warp_tiles<T, 4, kLocalHot>},
-      {8, kLocalHot, (void*)spmv_warp_tiles<T, 8, kLocalHot>},
-  };
+  std::vector<Kernel> kernels;
+  add_kernels<T, kPlain>(kernels);
+  add_kernels<T, kGlobalHot>(kernels);
+  add_kernels<T, kClusterHot>(kernels);
+  add_kernels<T, kLocalHot>(kernels);
   std::vector<int> cluster_sizes = {2, 4, 8, 16};
   std::vector<int> kib_per_block = {48, 96, 144, 192};
   if (args.quick) cluster_sizes = {8}, kib_per_block = {144};
@@ -484,7 +468,7 @@ void run(const Args& args) {
             CHECK(cudaMemset(d_y, 0xff, a.rows * sizeof(T)));
             launch();
             CHECK(cudaDeviceSynchronize());
-            const long long wrong = wrong_rows<T>(ref, d_y);
+            const long long wrong = wrong_rows<T>(reference, row_lengths, d_y);
             const double us = timer.median_us(launch, args.reps);
             printf("%s %s grid=%d: %.1f us, %.2fx cuSPARSE, hot gathers %.1f%%, wrong rows %lld\n",
                    dtype, name, grid, us, best_vendor / us, hot_share, wrong);
