@@ -8,6 +8,7 @@
 #include <limits>
 #include <numeric>
 #include <queue>
+#include <utility>
 
 #include "workload/input_error.h"
 
@@ -160,6 +161,27 @@ double grid_makespan(const std::vector<double>& block_cycles, int64_t slots, dou
     slots_free.reuse_earliest(start + cycles);
   }
   return makespan;
+}
+
+std::vector<int64_t> busiest_sm_blocks(const std::vector<double>& block_cycles, int64_t slots, int sms) {
+  if (slots < 1 || sms < 1) throw InputError("a grid needs at least one block slot and one SM");
+  const int64_t blocks = static_cast<int64_t>(block_cycles.size());
+  using Slot = std::pair<double, int64_t>;  // (free at, slot)
+  std::priority_queue<Slot, std::vector<Slot>, std::greater<>> free_slots;
+  for (int64_t j = 0; j < std::min(slots, blocks); ++j) free_slots.push({0.0, j});
+  std::vector<std::vector<int64_t>> per_sm(static_cast<size_t>(sms));
+  std::vector<double> sm_end(static_cast<size_t>(sms), 0.0);
+  for (int64_t b = 0; b < blocks; ++b) {
+    const Slot slot = free_slots.top();
+    free_slots.pop();
+    const size_t sm = static_cast<size_t>(slot.second % sms);
+    const double end = slot.first + block_cycles[static_cast<size_t>(b)];
+    per_sm[sm].push_back(b);
+    sm_end[sm] = std::max(sm_end[sm], end);
+    free_slots.push({end, slot.second});
+  }
+  const auto busiest = std::max_element(sm_end.begin(), sm_end.end());
+  return per_sm[static_cast<size_t>(busiest - sm_end.begin())];
 }
 
 }  // namespace ktune

@@ -29,4 +29,9 @@ TimeFit fit_time_by_weight_and_span(const std::vector<double>& weights, const st
 // waits on it); the busiest slot's end.
 double grid_makespan(const std::vector<double>& block_cycles, int64_t slots, double dispatch_cycles = 0);
 
+// The blocks of the SM that finishes last, in the order it starts them, by the same rule
+// (no dispatch gap): slot j of the `slots` lies on SM j mod `sms`, as the hardware deals the
+// first wave over the SMs; a later block takes the slot that frees first, the lowest on a tie.
+std::vector<int64_t> busiest_sm_blocks(const std::vector<double>& block_cycles, int64_t slots, int sms);
+
 }  // namespace ktune

@@ -10,7 +10,10 @@
 //      grid a time (a sampled block keeps its own);
 //   4. blocks go in index order to whichever of the SMs x resident slots frees first, as the
 //      hardware block scheduler hands them out: kernel = busiest slot + launch overhead x
-//      launches.
+//      launches;
+//   5. a grid of one to four waves is timed by emulating the busiest SM of step 4 with its own
+//      blocks (each played by its nearest sample): its last wave runs with fewer resident
+//      blocks and less contention than step 3's times assume.
 // Device-wide resources are shared by the active SMs (digest §2.6 assumption): the table's
 // L2 and DRAM gaps, per SM with every SM active, shrink when fewer SMs have blocks.
 #include <array>
@@ -59,6 +62,7 @@ struct KernelPrediction {
   double launch_cycles = 0;
   int resident_blocks = 0;  // co-resident blocks emulated per SM
   int active_sms = 0;
+  bool tail_emulated = false;  // the makespan is the busiest SM emulated (step 5), not fitted
   double fit_intercept = 0;  // cycles
   double fit_slope = 0;      // cycles per unit of weight
   double fit_span_slope = 0; // cycles per step of span (0 without spans)

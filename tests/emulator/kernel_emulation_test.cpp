@@ -116,6 +116,57 @@ TEST(GridMakespan, ShortBlocksWaitOnTheBlockDispatch) {
   EXPECT_THROW(grid_makespan(std::vector<double>(8, 1.0), 4, -1), InputError);
 }
 
+// Two SMs of two slots each (slots 0 and 2 on SM 0): blocks 0-3 fill them, 4 and 5 take slots
+// 0 and 1 (free at 10, the lowest first), 6 takes slot 2 and runs long, 7 takes slot 3.
+TEST(GridMakespan, TheBusiestSmKeepsItsBlocksInOrder) {
+  const std::vector<double> blocks = {10, 10, 10, 10, 5, 5, 100, 1};
+  EXPECT_EQ(busiest_sm_blocks(blocks, 4, 2), (std::vector<int64_t>{0, 2, 4, 6}));
+  // One SM holds every slot; more slots than blocks leave some empty.
+  EXPECT_EQ(busiest_sm_blocks(blocks, 4, 1).size(), blocks.size());
+  EXPECT_EQ(busiest_sm_blocks({3, 9}, 8, 4), (std::vector<int64_t>{1}));
+  EXPECT_THROW(busiest_sm_blocks(blocks, 0, 2), InputError);
+  EXPECT_THROW(busiest_sm_blocks(blocks, 4, 0), InputError);
+}
+
+// `warps` warps that each issue `loads` streamed loads before using any: bound by device
+// memory's throughput, not its latency, so co-resident blocks slow each other down.
+BlockTrace streaming_block(int64_t id, int warps, int loads) {
+  BlockTrace b;
+  b.block = id;
+  b.warps.resize(warps);
+  uint64_t next = static_cast<uint64_t>(id) << 32;
+  for (WarpTrace& w : b.warps) {
+    for (int i = 0; i < loads; ++i) add_load(w, {next++});
+    for (int i = 0; i < loads; ++i) w.ops.push_back(trace_op(OpClass::Fp32, 1, static_cast<uint32_t>(i)));
+  }
+  return b;
+}
+
+// Blocks that contend for device memory, 1.5 waves of them: the last half wave runs with half the
+// blocks resident, so it takes about half a contended block's time, where the fitted times
+// (every block as contended as the samples) would give two whole waves.
+TEST(KernelEmulation, TheLastWaveRunsWithLessContention) {
+  const GpuSpec gpu = test::simple_gpu();
+  const int resident = 8;
+  KernelEmulationOptions options;
+  options.resident_blocks = resident;
+  auto grid = [&](double waves) {
+    KernelEmulationInput in = grid_of(0, {streaming_block(0, 4, 200), streaming_block(1, 4, 200)});
+    in.block_weights.assign(static_cast<size_t>(waves * gpu.sms * resident), 1.0);
+    return emulate_kernel(in, options);
+  };
+  const KernelPrediction tail = grid(1.5);
+  EXPECT_TRUE(tail.tail_emulated);
+  const double contended = (tail.samples[0].cycles + tail.samples[1].cycles) / 2;
+  EXPECT_LT(tail.makespan_cycles, 1.75 * contended);
+  EXPECT_GT(tail.makespan_cycles, 1.25 * contended);
+  // One wave is the samples' own case; many waves are fitted (their tail is a small part).
+  EXPECT_FALSE(grid(1).tail_emulated);
+  const KernelPrediction many = grid(6);
+  EXPECT_FALSE(many.tail_emulated);
+  EXPECT_NEAR(many.makespan_cycles, 6 * contended, 0.05 * 6 * contended);
+}
+
 TEST(KernelEmulation, AUniformGridTakesItsWavesOfBlocks) {
   const GpuSpec gpu = test::simple_gpu();
   KernelEmulationInput in = grid_of(0, {work_block(0, 4, 40), work_block(1, 4, 40)});
