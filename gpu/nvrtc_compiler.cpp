@@ -16,13 +16,26 @@ namespace {
 // Error messages of NVRTC name this file, e.g. "ktune_kernel.cu(17): error: ...".
 constexpr const char* kProgramName = "ktune_kernel.cu";
 
-// Bump when the options below change: results compiled under the old ones are stale.
-constexpr const char* kKeyFormat = "ktune-nvrtc-v1";
+// Bump when the options below change: results compiled under the old ones are stale (v1's
+// could lack the resource usage of kernels that NVRTC's own cache served).
+constexpr const char* kKeyFormat = "ktune-nvrtc-v2";
+
+// NVRTC 12.9 and later keep a compilation cache of their own; a hit skips ptxas, and with it
+// the -v report, so the kernel comes back without its registers and shared memory (seen on
+// the H200 machine: a third of a tune's candidates fell back to the first cost model). ktune
+// caches compiled kernels itself (compile_cache.h, the database), so NVRTC's is turned off.
+bool nvrtc_has_own_cache() {
+  int major = 0, minor = 0;
+  return nvrtcVersion(&major, &minor) == NVRTC_SUCCESS && (major > 12 || (major == 12 && minor >= 9));
+}
 
 std::vector<std::string> fixed_options(const std::string& arch) {
   // -Xptxas=-v makes ptxas print per-kernel registers, shared memory and spills into
   // the program log, which is where parse_ptxas_info reads them.
-  return {"--gpu-architecture=" + arch, "-default-device", "-std=c++17", "-Xptxas=-v"};
+  std::vector<std::string> options = {"--gpu-architecture=" + arch, "-default-device", "-std=c++17", "-Xptxas=-v"};
+  static const bool own_cache = nvrtc_has_own_cache();
+  if (own_cache) options.push_back("--no-cache");
+  return options;
 }
 
 void check(nvrtcResult result, const char* step) {

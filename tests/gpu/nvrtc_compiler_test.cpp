@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace ktune {
 namespace {
@@ -35,6 +37,39 @@ TEST(NvrtcCompiler, CompilesToCubinWithResourceUsage) {
   EXPECT_EQ(usage.shared_bytes, 256 * static_cast<int>(sizeof(float)));
   EXPECT_EQ(k.key, NvrtcCompiler::cache_key(staged_request()));
   EXPECT_GT(k.compile_seconds, 0);
+}
+
+// NVRTC's own compilation cache (12.9 and later) would serve the second compile without running
+// ptxas, and so without its resource report; the compiler turns that cache off.
+TEST(NvrtcCompiler, ARepeatedCompileStillReportsResourceUsage) {
+  for (int i = 0; i < 3; ++i) {
+    const CompiledKernel k = NvrtcCompiler().compile(staged_request());
+    ASSERT_TRUE(k.ok) << k.log;
+    ASSERT_EQ(k.usage.count("staged"), 1u) << "compile " << i << " log:\n" << k.log;
+    EXPECT_GT(k.usage.at("staged").registers, 0);
+  }
+}
+
+// The tuner compiles on a thread pool as wide as the machine: every compile must still read
+// its own entries' registers and shared memory from its own log.
+TEST(NvrtcCompiler, ConcurrentCompilesEachReportTheirResourceUsage) {
+  const NvrtcCompiler compiler;
+  constexpr int kThreads = 16;
+  std::vector<CompiledKernel> out(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      // A distinct program per thread (no cache in the way), two entries each.
+      const std::string code = std::string(kStaged) + "extern \"C\" __global__ void other" + std::to_string(t) +
+                               "(float* p) { p[threadIdx.x] += " + std::to_string(t) + ".0f; }\n";
+      out[t] = compiler.compile({code, {"staged", "other" + std::to_string(t)}, {}, "sm_90"});
+    });
+  for (std::thread& th : threads) th.join();
+  for (int t = 0; t < kThreads; ++t) {
+    ASSERT_TRUE(out[t].ok) << out[t].log;
+    EXPECT_EQ(out[t].usage.count("staged"), 1u) << "thread " << t << " log:\n" << out[t].log;
+    EXPECT_EQ(out[t].usage.count("other" + std::to_string(t)), 1u) << "thread " << t << " log:\n" << out[t].log;
+  }
 }
 
 TEST(NvrtcCompiler, VirtualArchitectureGivesPtxOnly) {
