@@ -42,30 +42,43 @@ inline double spearman(const std::vector<double>& a, const std::vector<double>& 
   return va > 0 && vb > 0 ? cov / std::sqrt(va * vb) : 0;
 }
 
+// How far a measured median may lie from the true one: McGill, Tukey and Larsen's notch,
+// 1.58 IQR / sqrt(n), over which two medians differ at about 95% when their notches do not
+// overlap; never narrower than half a timer tick, the resolution of a recorded median.
+inline double median_uncertainty_us(double iqr_us, double count, double tick = kTimerTickUs) {
+  const double notch = count > 0 ? 1.58 * iqr_us / std::sqrt(count) : 0.0;
+  return std::max(notch, tick / 2);
+}
+
 // Where the measured best lies in the order of the predictions (ranks from 1).
 struct BestRank {
   size_t best = 0;         // index of the first configuration with the least measured time
   size_t strict_rank = 0;  // that one's predicted rank
-  // Every configuration within `tick` of the least measured time is a measured best: the
-  // timer cannot order them. How many there are, and the best predicted rank among them.
+  // Every configuration whose median the measurement cannot order above the least one (their
+  // uncertainty intervals overlap) is a measured best. How many there are, and the best
+  // predicted rank among them.
   size_t co_best = 0;
   size_t co_best_rank = 0;
 };
 
-// Predictions tie in input order (a stable sort). Empty input gives all zeros.
+// `uncertainty[i]` is median_uncertainty_us of configuration i; without it, half a tick each
+// (medians within one tick are tied). Predictions tie in input order (a stable sort). Empty
+// input gives all zeros.
 inline BestRank best_rank(const std::vector<double>& measured, const std::vector<double>& predicted,
-                          double tick = kTimerTickUs) {
+                          std::vector<double> uncertainty = {}) {
   BestRank r;
   if (measured.empty() || measured.size() != predicted.size()) return r;
+  if (uncertainty.size() != measured.size()) uncertainty.assign(measured.size(), kTimerTickUs / 2);
   std::vector<size_t> by_prediction(measured.size());
   std::iota(by_prediction.begin(), by_prediction.end(), 0);
   std::stable_sort(by_prediction.begin(), by_prediction.end(),
                    [&](size_t a, size_t b) { return predicted[a] < predicted[b]; });
   r.best = static_cast<size_t>(std::min_element(measured.begin(), measured.end()) - measured.begin());
-  const double limit = measured[r.best] + tick * (1 + 1e-9);  // the tick itself, not rounding
+  const double best_high = measured[r.best] + uncertainty[r.best];
   for (size_t i = 0; i < by_prediction.size(); ++i) {
-    if (by_prediction[i] == r.best) r.strict_rank = i + 1;
-    if (measured[by_prediction[i]] > limit) continue;
+    const size_t c = by_prediction[i];
+    if (c == r.best) r.strict_rank = i + 1;
+    if ((measured[c] - uncertainty[c]) > best_high * (1 + 1e-9)) continue;  // not rounding
     r.co_best += 1;
     if (r.co_best_rank == 0) r.co_best_rank = i + 1;
   }

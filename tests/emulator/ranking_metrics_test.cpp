@@ -33,6 +33,25 @@ TEST(RankingMetrics, HalfATickMoreIsNotATie) {
   EXPECT_EQ(r.co_best_rank, 2u);
 }
 
+// A noisy best (IQR 0.1 µs over 16 runs: a notch of 0.0395 µs) is tied with a noisy median
+// 72 ns above it, but not with a steady one 172 ns above it.
+TEST(RankingMetrics, MediansWhoseNotchesOverlapTheBestsAreAllTheBest) {
+  const std::vector<double> measured = {5.1, 4.928, 5.0};
+  const std::vector<double> uncertainty = {median_uncertainty_us(0.0, 16), median_uncertainty_us(0.1, 16),
+                                           median_uncertainty_us(0.1, 16)};
+  EXPECT_DOUBLE_EQ(uncertainty[0], kTimerTickUs / 2);  // never narrower than the timer
+  EXPECT_NEAR(uncertainty[1], 0.0395, 1e-12);
+  const BestRank r = best_rank(measured, {1.0, 3.0, 2.0}, uncertainty);
+  EXPECT_EQ(r.best, 1u);
+  EXPECT_EQ(r.strict_rank, 3u);
+  EXPECT_EQ(r.co_best, 2u);       // 1 and 2
+  EXPECT_EQ(r.co_best_rank, 2u);  // configuration 2; configuration 0 is predicted first but slower
+  // The same medians measured steadily (IQR 0) are three and nine ticks apart: no tie.
+  const BestRank steady = best_rank(measured, {1.0, 3.0, 2.0}, {0.016, 0.016, 0.016});
+  EXPECT_EQ(steady.co_best, 1u);
+  EXPECT_EQ(steady.co_best_rank, 3u);
+}
+
 TEST(RankingMetrics, NoConfigurationsNoRank) {
   const BestRank r = best_rank({}, {});
   EXPECT_EQ(r.co_best, 0u);
