@@ -101,15 +101,15 @@ void write_results(const Options& o, const DeviceInfo& device, double copy_gbs, 
     int n = 0;
     for (const json& r : rows)
       if (r.contains("speedup") && pick(r)) log_sum += std::log(r["speedup"].get<double>()), ++n;
-    return n ? std::exp(log_sum / n) : 0.0;
+    return n ? json(std::exp(log_sum / n)) : json();  // null: no such case was measured
   };
   const json summary = {
       {"geomean_speedup_all", geomean([](const json&) { return true; })},
       {"geomean_speedup_real", geomean([](const json& r) { return r["kind"] == "real"; })},
       {"min_speedup", [&] {
-         double m = 1e30;
+         json m;
          for (const json& r : rows)
-           if (r.contains("speedup")) m = std::min(m, r["speedup"].get<double>());
+           if (r.contains("speedup") && (m.is_null() || r["speedup"].get<double>() < m.get<double>())) m = r["speedup"];
          return m;
        }()}};
   const json meta = {{"device", device.to_json()}, {"commit", o.commit}, {"copy_gbs", copy_gbs},
@@ -133,8 +133,9 @@ void write_results(const Options& o, const DeviceInfo& device, double copy_gbs, 
        << r.value("cusparse_alg", "-") << " | " << (r.contains("speedup") ? fixed(r["speedup"], 2) + "x" : "-") << " | "
        << (r.contains("gbs") ? fixed(r["gbs"], 0) : "-") << " | " << (r.contains("pct_copy") ? fixed(r["pct_copy"], 1) : "-")
        << " |\n";
-  md << "\nGeomean speedup over cuSPARSE: all " << fixed(summary["geomean_speedup_all"], 2) << "x, real matrices "
-     << fixed(summary["geomean_speedup_real"], 2) << "x; minimum " << fixed(summary["min_speedup"], 2) << "x.\n";
+  const auto ratio = [](const json& v) { return v.is_null() ? std::string("-") : fixed(v.get<double>(), 2) + "x"; };
+  md << "\nGeomean speedup over cuSPARSE: all " << ratio(summary["geomean_speedup_all"]) << ", real matrices "
+     << ratio(summary["geomean_speedup_real"]) << "; minimum " << ratio(summary["min_speedup"]) << ".\n";
 }
 
 }  // namespace
