@@ -18,8 +18,6 @@
 // Build (from the repository root, after building `build/`):
 //   bench/experiments/build-prototype cluster_x_prototype
 #include <cooperative_groups.h>
-#include <cuda_runtime.h>
-#include <cusparse.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -27,30 +25,13 @@
 #include <string>
 #include <vector>
 
-#include "gpu/measure_verification.h"
+#include "bench/experiments/prototype_harness.cuh"
 #include "kernels/spmv/spmv_adaptive_partition.h"
 #include "kernels/spmv/spmv_hot_columns.h"
 #include "kernels/spmv/spmv_reference.h"
 #include "workload/generators.h"
 
 namespace cg = cooperative_groups;
-
-#define CHECK(call)                                                                       \
-  do {                                                                                    \
-    cudaError_t e_ = (call);                                                              \
-    if (e_ != cudaSuccess) {                                                              \
-      fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-      exit(1);                                                                            \
-    }                                                                                     \
-  } while (0)
-#define CHECK_SPARSE(call)                                                   \
-  do {                                                                       \
-    cusparseStatus_t s_ = (call);                                            \
-    if (s_ != CUSPARSE_STATUS_SUCCESS) {                                     \
-      fprintf(stderr, "%s:%d %s: %d\n", __FILE__, __LINE__, #call, (int)s_); \
-      exit(1);                                                               \
-    }                                                                        \
-  } while (0)
 
 enum Mode { kPlain = 0, kGlobalHot = 1, kClusterHot = 2, kLocalHot = 3 };
 const char* kModeName[] = {"plain", "global", "cluster", "local"};
@@ -165,56 +146,6 @@ __global__ void gather_hot(int n, const int* __restrict__ cols, const T* __restr
   if (j < n) x_hot[j] = cols[j] < 0 ? T(0) : __ldg(x + cols[j]);
 }
 
-struct Timer {
-  void* flush = nullptr;
-  size_t flush_bytes = 0;
-  cudaEvent_t start, stop;
-  Timer() {
-    int l2 = 0;
-    CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
-    flush_bytes = 2 * static_cast<size_t>(l2);
-    CHECK(cudaMalloc(&flush, flush_bytes));
-    CHECK(cudaEventCreate(&start));
-    CHECK(cudaEventCreate(&stop));
-  }
-  template <typename F>
-  double median_us(F&& run, int reps = 21) {
-    for (int i = 0; i < 3; ++i) run();
-    std::vector<double> us;
-    for (int i = 0; i < reps; ++i) {
-      CHECK(cudaMemsetAsync(flush, i, flush_bytes));
-      CHECK(cudaEventRecord(start));
-      run();
-      CHECK(cudaEventRecord(stop));
-      CHECK(cudaEventSynchronize(stop));
-      float ms = 0;
-      CHECK(cudaEventElapsedTime(&ms, start, stop));
-      us.push_back(ms * 1000.0);
-    }
-    CHECK(cudaGetLastError());
-    std::sort(us.begin(), us.end());
-    return us[us.size() / 2];
-  }
-};
-
-template <typename T>
-T* upload(const std::vector<T>& host) {
-  T* dev = nullptr;
-  CHECK(cudaMalloc(&dev, std::max<size_t>(1, host.size()) * sizeof(T)));
-  CHECK(cudaMemcpy(dev, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return dev;
-}
-
-// Rows that fail the harness's verification (gpu/measure_verification.h) against the CPU twin.
-template <typename T>
-long long wrong_rows(const std::vector<double>& reference, const std::vector<int32_t>& row_lengths,
-                     const T* y_dev) {
-  std::string y(reference.size() * sizeof(T), '\0');
-  CHECK(cudaMemcpy(y.data(), y_dev, y.size(), cudaMemcpyDeviceToHost));
-  const ktune::Dtype dtype = sizeof(T) == 4 ? ktune::Dtype::F32 : ktune::Dtype::F64;
-  return ktune::verify_output(y, dtype, reference, row_lengths).bad_elements;
-}
-
 // The prototype's kernels for one way of reading hot columns, at 2, 4 and 8 items per thread.
 struct Kernel {
   int items, mode;
@@ -228,11 +159,7 @@ void add_kernels(std::vector<Kernel>& kernels) {
   kernels.push_back({8, M, (void*)spmv_warp_tiles<T, 8, M>});
 }
 
-struct Args {
-  int scale = 22;
-  int edge_factor = 16;
-  int reps = 21;
-  bool f64 = false;
+struct Args : CommonArgs {
   bool quick = false;
   bool relabel = false;
   int mode = -1, items = 0, block = 0, cluster = 0, kib = -1;  // filters, for ncu
@@ -241,72 +168,19 @@ struct Args {
 template <typename T>
 void run(const Args& args) {
   const char* dtype = sizeof(T) == 4 ? "f32" : "f64";
-  const ktune::CsrF64 a = ktune::generate_rmat(args.scale, args.edge_factor, 1);
-  std::vector<double> x_host(a.cols);
-  for (int j = 0; j < a.cols; ++j) x_host[j] = 0.5 + (j * 2654435761u % 1000003u) / 1000003.0;
-  const std::vector<T> x_t(x_host.begin(), x_host.end());
-  const std::vector<T> values(a.values.begin(), a.values.end());
-  const std::vector<double> reference = ktune::spmv_reference(a, x_host);
-  std::vector<int32_t> row_lengths(a.rows);
-  for (int r = 0; r < a.rows; ++r) row_lengths[r] = a.row_length(r);
-  cudaDeviceProp prop;
-  CHECK(cudaGetDeviceProperties(&prop, 0));
-  printf("# device %s, %d SMs, L2 %d MB, smem/SM %zu KB; R-MAT %d ef %d: %d rows, %lld nnz, %s\n",
-         prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20,
-         prop.sharedMemPerMultiprocessor >> 10, args.scale, args.edge_factor, a.rows,
-         (long long)a.nnz(), dtype);
-
-  int* d_row_ptr = upload(a.row_ptr);
-  int* d_col_plain = upload(a.col_idx);
-  T* d_values = upload(values);
-  T* d_x = upload(x_t);
-  T* d_y = nullptr;
-  CHECK(cudaMalloc(&d_y, a.rows * sizeof(T)));
+  RmatCase<T> rmat(args.scale, args.edge_factor);
+  const ktune::CsrF64& a = rmat.a;
   int* d_col_hot = nullptr;
   CHECK(cudaMalloc(&d_col_hot, a.nnz() * sizeof(int)));
   Timer timer;
-
-  // cuSPARSE, both algorithms, same harness.
-  cusparseHandle_t handle;
-  CHECK_SPARSE(cusparseCreate(&handle));
-  cusparseSpMatDescr_t mat;
-  cusparseDnVecDescr_t vx, vy;
-  const cudaDataType cuda_t = sizeof(T) == 4 ? CUDA_R_32F : CUDA_R_64F;
-  CHECK_SPARSE(cusparseCreateCsr(&mat, a.rows, a.cols, a.nnz(), d_row_ptr, d_col_plain, d_values,
-                                 CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
-                                 cuda_t));
-  CHECK_SPARSE(cusparseCreateDnVec(&vx, a.cols, d_x, cuda_t));
-  CHECK_SPARSE(cusparseCreateDnVec(&vy, a.rows, d_y, cuda_t));
-  const T one = 1, zero = 0;
-  double best_vendor = 1e30;
-  for (cusparseSpMVAlg_t alg : {CUSPARSE_SPMV_CSR_ALG1, CUSPARSE_SPMV_CSR_ALG2}) {
-    size_t bytes = 0;
-    void* buffer = nullptr;
-    CHECK_SPARSE(cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx,
-                                         &zero, vy, cuda_t, alg, &bytes));
-    CHECK(cudaMalloc(&buffer, std::max<size_t>(bytes, 1)));
-    CHECK_SPARSE(cusparseSpMV_preprocess(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx,
-                                         &zero, vy, cuda_t, alg, buffer));
-    auto spmv = [&] {
-      CHECK_SPARSE(cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &zero,
-                                vy, cuda_t, alg, buffer));
-    };
-    CHECK(cudaMemset(d_y, 0xff, a.rows * sizeof(T)));
-    spmv();
-    const long long wrong = wrong_rows<T>(reference, row_lengths, d_y);
-    const double us = timer.median_us(spmv, args.reps);
-    best_vendor = std::min(best_vendor, us);
-    printf("cusparse %s alg%d: %.1f us, wrong rows %lld\n", dtype,
-           alg == CUSPARSE_SPMV_CSR_ALG1 ? 1 : 2, us, wrong);
-    CHECK(cudaFree(buffer));
-  }
+  const double best_vendor = cusparse_best_us(rmat, timer, args.reps);
 
   // --relabel: the columns renumbered by decreasing length (A P^T), so that the hot columns are
   // x'[0, H) and columns of equal length share lines; every call permutes x (x' = P x) first,
   // inside the timed region. y keeps its order, and cuSPARSE above ran on the graph as given.
   ktune::CsrF64 relabelled;
   int* d_old_of_new = nullptr;
-  T* d_x_used = d_x;
+  T* d_x_used = rmat.d_x;
   if (args.relabel) {
     const ktune::HotColumns by_length = ktune::hot_columns(a, 1 << 22);
     std::vector<int> new_of_old(a.cols, -1), old_of_new;
@@ -317,7 +191,7 @@ void run(const Args& args) {
     relabelled = a;
     for (int& c : relabelled.col_idx) c = new_of_old[c];
     d_old_of_new = upload(old_of_new);
-    CHECK(cudaMemcpy(d_col_plain, relabelled.col_idx.data(), a.nnz() * sizeof(int),
+    CHECK(cudaMemcpy(rmat.d_col_idx, relabelled.col_idx.data(), a.nnz() * sizeof(int),
                      cudaMemcpyHostToDevice));
     CHECK(cudaMalloc(&d_x_used, a.cols * sizeof(T)));
   }
@@ -403,7 +277,7 @@ void run(const Args& args) {
         long long hot = 0;
         for (int c : col_host) hot += mode != kPlain && c < 0;
         const double hot_share = 100.0 * hot / m.nnz();
-        const int* cols = mode == kPlain ? d_col_plain : d_col_hot;
+        const int* cols = mode == kPlain ? rmat.d_col_idx : d_col_hot;
         for (const Kernel& k : kernels) {
           if (k.mode != mode || (args.items > 0 && k.items != args.items)) continue;
           const Partitioned& part = *std::find_if(partitions.begin(), partitions.end(),
@@ -416,7 +290,7 @@ void run(const Args& args) {
             char name[160];
             snprintf(name, sizeof name, "%s items=%d block=%d cluster=%d kib=%d",
                      kModeName[mode], k.items, block, cluster, kib);
-            if (smem > (int)prop.sharedMemPerBlockOptin) continue;
+            if (smem > (int)rmat.prop.sharedMemPerBlockOptin) continue;
             CHECK(cudaFuncSetAttribute(k.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
             if (cluster > 8) {
               CHECK(cudaFuncSetAttribute(k.fn, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
@@ -445,14 +319,14 @@ void run(const Args& args) {
             } else {
               int per_sm = 0;
               CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k.fn, block, smem));
-              grid = per_sm * prop.multiProcessorCount;
+              grid = per_sm * rmat.prop.multiProcessorCount;
               config.numAttrs = 0;
             }
             config.gridDim = dim3(grid);
             auto launch = [&] {
-              CHECK(cudaMemsetAsync(d_y, 0, a.rows * sizeof(T)));
+              CHECK(cudaMemsetAsync(rmat.d_y, 0, a.rows * sizeof(T)));
               if (args.relabel) {
-                gather_hot<T><<<(m.cols + 255) / 256, 256>>>(m.cols, d_old_of_new, d_x, d_x_used);
+                gather_hot<T><<<(m.cols + 255) / 256, 256>>>(m.cols, d_old_of_new, rmat.d_x, d_x_used);
               }
               if (gather_n > 0) {
                 gather_hot<T><<<(gather_n + 255) / 256, 256>>>(gather_n, d_gather_cols, d_x_used,
@@ -462,13 +336,13 @@ void run(const Args& args) {
                                        (void (*)(const int2*, int, const int*, const int*,
                                                  const T*, const T*, const T*, int, T*))k.fn,
                                        (const int2*)part.row_blocks, part.n,
-                                       (const int*)d_row_ptr, cols, (const T*)d_values,
-                                       (const T*)d_x_used, (const T*)d_x_hot, slots, d_y));
+                                       (const int*)rmat.d_row_ptr, cols, (const T*)rmat.d_values,
+                                       (const T*)d_x_used, (const T*)d_x_hot, slots, rmat.d_y));
             };
-            CHECK(cudaMemset(d_y, 0xff, a.rows * sizeof(T)));
+            CHECK(cudaMemset(rmat.d_y, 0xff, a.rows * sizeof(T)));
             launch();
             CHECK(cudaDeviceSynchronize());
-            const long long wrong = wrong_rows<T>(reference, row_lengths, d_y);
+            const long long wrong = rmat.wrong();
             const double us = timer.median_us(launch, args.reps);
             printf("%s %s grid=%d: %.1f us, %.2fx cuSPARSE, hot gathers %.1f%%, wrong rows %lld\n",
                    dtype, name, grid, us, best_vendor / us, hot_share, wrong);
@@ -479,19 +353,16 @@ void run(const Args& args) {
       }
     }
   }
-  printf("BEST %s %s: %.1f us against cuSPARSE %.1f us: %.2fx\n", dtype, best_name.c_str(), best,
-         best_vendor, best_vendor / best);
+  print_best(dtype, best_name, best, best_vendor);
 }
 
 int main(int argc, char** argv) {
   Args args;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--f64") args.f64 = true;
-    else if (arg == "--relabel") args.relabel = true;
+    if (args.parse_common(i, argc, argv)) continue;
+    if (arg == "--relabel") args.relabel = true;
     else if (arg == "--quick") args.quick = true;
-    else if (arg == "--scale" && i + 1 < argc) args.scale = atoi(argv[++i]);
-    else if (arg == "--reps" && i + 1 < argc) args.reps = atoi(argv[++i]);
     else if (arg == "--mode" && i + 1 < argc) args.mode = atoi(argv[++i]);
     else if (arg == "--items" && i + 1 < argc) args.items = atoi(argv[++i]);
     else if (arg == "--block" && i + 1 < argc) args.block = atoi(argv[++i]);
@@ -503,10 +374,6 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  if (args.f64) {
-    run<double>(args);
-  } else {
-    run<float>(args);
-  }
+  args.f64 ? run<double>(args) : run<float>(args);
   return 0;
 }

@@ -15,9 +15,6 @@
 //
 // Build (from the repository root, after building `build/`):
 //   bench/experiments/build-prototype panel_y_prototype
-#include <cuda_runtime.h>
-#include <cusparse.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -25,26 +22,9 @@
 #include <string>
 #include <vector>
 
-#include "gpu/measure_verification.h"
+#include "bench/experiments/prototype_harness.cuh"
 #include "kernels/spmv/spmv_reference.h"
 #include "workload/generators.h"
-
-#define CHECK(call)                                                                       \
-  do {                                                                                    \
-    cudaError_t e_ = (call);                                                              \
-    if (e_ != cudaSuccess) {                                                              \
-      fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-      exit(1);                                                                            \
-    }                                                                                     \
-  } while (0)
-#define CHECK_SPARSE(call)                                                   \
-  do {                                                                       \
-    cusparseStatus_t s_ = (call);                                            \
-    if (s_ != CUSPARSE_STATUS_SUCCESS) {                                     \
-      fprintf(stderr, "%s:%d %s: %d\n", __FILE__, __LINE__, #call, (int)s_); \
-      exit(1);                                                               \
-    }                                                                        \
-  } while (0)
 
 // One block per work item: a panel, or a chunk of one. Loads of Items nonzeros go out together
 // before their atomics, so that each thread has Items gathers in flight.
@@ -93,55 +73,6 @@ __global__ void spmv_panels(const int* __restrict__ panel_rows, const int* __res
   }
 }
 
-struct Timer {
-  void* flush = nullptr;
-  size_t flush_bytes = 0;
-  cudaEvent_t start, stop;
-  Timer() {
-    int l2 = 0;
-    CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
-    flush_bytes = 2 * static_cast<size_t>(l2);
-    CHECK(cudaMalloc(&flush, flush_bytes));
-    CHECK(cudaEventCreate(&start));
-    CHECK(cudaEventCreate(&stop));
-  }
-  template <typename F>
-  double median_us(F&& run, int reps) {
-    for (int i = 0; i < 3; ++i) run();
-    std::vector<double> us;
-    for (int i = 0; i < reps; ++i) {
-      CHECK(cudaMemsetAsync(flush, i, flush_bytes));
-      CHECK(cudaEventRecord(start));
-      run();
-      CHECK(cudaEventRecord(stop));
-      CHECK(cudaEventSynchronize(stop));
-      float ms = 0;
-      CHECK(cudaEventElapsedTime(&ms, start, stop));
-      us.push_back(ms * 1000.0);
-    }
-    CHECK(cudaGetLastError());
-    std::sort(us.begin(), us.end());
-    return us[us.size() / 2];
-  }
-};
-
-template <typename T>
-T* upload(const std::vector<T>& host) {
-  T* dev = nullptr;
-  CHECK(cudaMalloc(&dev, std::max<size_t>(1, host.size()) * sizeof(T)));
-  CHECK(cudaMemcpy(dev, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return dev;
-}
-
-template <typename T>
-long long wrong_rows(const std::vector<double>& reference, const std::vector<int32_t>& row_lengths,
-                     const T* y_dev) {
-  std::string y(reference.size() * sizeof(T), '\0');
-  CHECK(cudaMemcpy(y.data(), y_dev, y.size(), cudaMemcpyDeviceToHost));
-  const ktune::Dtype dtype = sizeof(T) == 4 ? ktune::Dtype::F32 : ktune::Dtype::F64;
-  return ktune::verify_output(y, dtype, reference, row_lengths).bad_elements;
-}
-
 // The matrix as panels of at most `panel_rows` rows, each panel's nonzeros sorted by column.
 template <typename T>
 struct Panels {
@@ -188,77 +119,19 @@ Panels<T> panels_of(const ktune::CsrF64& a, int panel_rows) {
   return p;
 }
 
-struct Args {
-  int scale = 22;
-  int edge_factor = 16;
-  int reps = 21;
-  bool f64 = false;
-};
+struct Args : CommonArgs {};
 
 template <typename T>
 void run(const Args& args) {
   const char* dtype = sizeof(T) == 4 ? "f32" : "f64";
-  const ktune::CsrF64 a = ktune::generate_rmat(args.scale, args.edge_factor, 1);
-  std::vector<double> x_host(a.cols);
-  for (int j = 0; j < a.cols; ++j) x_host[j] = 0.5 + (j * 2654435761u % 1000003u) / 1000003.0;
-  const std::vector<T> x_t(x_host.begin(), x_host.end());
-  const std::vector<T> values(a.values.begin(), a.values.end());
-  const std::vector<double> reference = ktune::spmv_reference(a, x_host);
-  std::vector<int32_t> row_lengths(a.rows);
-  for (int r = 0; r < a.rows; ++r) row_lengths[r] = a.row_length(r);
-  cudaDeviceProp prop;
-  CHECK(cudaGetDeviceProperties(&prop, 0));
-  printf("# device %s, %d SMs, L2 %d MB, smem/SM %zu KB; R-MAT %d ef %d: %d rows, %lld nnz, %s\n",
-         prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20,
-         prop.sharedMemPerMultiprocessor >> 10, args.scale, args.edge_factor, a.rows,
-         (long long)a.nnz(), dtype);
-
-  int* d_row_ptr = upload(a.row_ptr);
-  int* d_col_csr = upload(a.col_idx);
-  T* d_values_csr = upload(values);
-  T* d_x = upload(x_t);
-  T* d_y = nullptr;
-  CHECK(cudaMalloc(&d_y, a.rows * sizeof(T)));
+  RmatCase<T> rmat(args.scale, args.edge_factor);
+  const ktune::CsrF64& a = rmat.a;
   Timer timer;
+  const double best_vendor = cusparse_best_us(rmat, timer, args.reps);
+  CHECK(cudaFree(rmat.d_col_idx));
+  CHECK(cudaFree(rmat.d_values));
 
-  cusparseHandle_t handle;
-  CHECK_SPARSE(cusparseCreate(&handle));
-  cusparseSpMatDescr_t mat;
-  cusparseDnVecDescr_t vx, vy;
-  const cudaDataType cuda_t = sizeof(T) == 4 ? CUDA_R_32F : CUDA_R_64F;
-  CHECK_SPARSE(cusparseCreateCsr(&mat, a.rows, a.cols, a.nnz(), d_row_ptr, d_col_csr, d_values_csr,
-                                 CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
-                                 cuda_t));
-  CHECK_SPARSE(cusparseCreateDnVec(&vx, a.cols, d_x, cuda_t));
-  CHECK_SPARSE(cusparseCreateDnVec(&vy, a.rows, d_y, cuda_t));
-  const T one = 1, zero = 0;
-  double best_vendor = 1e30;
-  for (cusparseSpMVAlg_t alg : {CUSPARSE_SPMV_CSR_ALG1, CUSPARSE_SPMV_CSR_ALG2}) {
-    size_t bytes = 0;
-    void* buffer = nullptr;
-    CHECK_SPARSE(cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx,
-                                         &zero, vy, cuda_t, alg, &bytes));
-    CHECK(cudaMalloc(&buffer, std::max<size_t>(bytes, 1)));
-    CHECK_SPARSE(cusparseSpMV_preprocess(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx,
-                                         &zero, vy, cuda_t, alg, buffer));
-    auto spmv = [&] {
-      CHECK_SPARSE(cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &zero,
-                                vy, cuda_t, alg, buffer));
-    };
-    CHECK(cudaMemset(d_y, 0xff, a.rows * sizeof(T)));
-    spmv();
-    const long long wrong = wrong_rows<T>(reference, row_lengths, d_y);
-    const double us = timer.median_us(spmv, args.reps);
-    best_vendor = std::min(best_vendor, us);
-    printf("cusparse %s alg%d: %.1f us, wrong rows %lld\n", dtype,
-           alg == CUSPARSE_SPMV_CSR_ALG1 ? 1 : 2, us, wrong);
-    fflush(stdout);
-    CHECK(cudaFree(buffer));
-  }
-  CHECK(cudaFree(d_col_csr));
-  CHECK(cudaFree(d_values_csr));
-
-  const size_t smem_cap = prop.sharedMemPerBlockOptin;
+  const size_t smem_cap = rmat.prop.sharedMemPerBlockOptin;
   double best = 1e30;
   std::string best_name;
   for (int kib : {48, 96, 192}) {
@@ -295,20 +168,20 @@ void run(const Args& args) {
           int per_sm = 0;
           CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, block, smem));
           auto launch = [&] {
-            if (split) CHECK(cudaMemsetAsync(d_y, 0, a.rows * sizeof(T)));
+            if (split) CHECK(cudaMemsetAsync(rmat.d_y, 0, a.rows * sizeof(T)));
             if (unroll == 2) {
               spmv_panels<T, 2><<<items, block, smem>>>(d_panel_rows, d_panel_ptr, d_item_panel,
-                                                       d_item_ptr, d_col, d_row, d_values, d_x, d_y);
+                                                       d_item_ptr, d_col, d_row, d_values, rmat.d_x, rmat.d_y);
             } else {
               spmv_panels<T, 4><<<items, block, smem>>>(d_panel_rows, d_panel_ptr, d_item_panel,
-                                                       d_item_ptr, d_col, d_row, d_values, d_x, d_y);
+                                                       d_item_ptr, d_col, d_row, d_values, rmat.d_x, rmat.d_y);
             }
             CHECK(cudaGetLastError());
           };
-          CHECK(cudaMemset(d_y, 0xff, a.rows * sizeof(T)));
+          CHECK(cudaMemset(rmat.d_y, 0xff, a.rows * sizeof(T)));
           launch();
           CHECK(cudaDeviceSynchronize());
-          const long long wrong = wrong_rows<T>(reference, row_lengths, d_y);
+          const long long wrong = rmat.wrong();
           const double us = timer.median_us(launch, args.reps);
           char name[160];
           snprintf(name, sizeof name, "panel_rows=%d chunk=%lld block=%d unroll=%d", panel_rows,
@@ -328,26 +201,17 @@ void run(const Args& args) {
     CHECK(cudaFree(d_row));
     CHECK(cudaFree(d_values));
   }
-  printf("BEST %s %s: %.1f us against cuSPARSE %.1f us: %.2fx\n", dtype, best_name.c_str(), best,
-         best_vendor, best_vendor / best);
+  print_best(dtype, best_name, best, best_vendor);
 }
 
 int main(int argc, char** argv) {
   Args args;
   for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--f64") args.f64 = true;
-    else if (arg == "--scale" && i + 1 < argc) args.scale = atoi(argv[++i]);
-    else if (arg == "--reps" && i + 1 < argc) args.reps = atoi(argv[++i]);
-    else {
+    if (!args.parse_common(i, argc, argv)) {
       fprintf(stderr, "usage: %s [--f64] [--scale N] [--reps N]\n", argv[0]);
       return 2;
     }
   }
-  if (args.f64) {
-    run<double>(args);
-  } else {
-    run<float>(args);
-  }
+  args.f64 ? run<double>(args) : run<float>(args);
   return 0;
 }
