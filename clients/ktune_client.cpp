@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -22,10 +23,12 @@ constexpr time_t kTuneReadTimeoutSeconds = 660;
 // The calibration suite runs synchronously on the daemon's GPU.
 constexpr time_t kCalibrateReadTimeoutSeconds = 900;
 
-httplib::Client connect(const std::string& host, int port, time_t read_timeout_seconds) {
-  httplib::Client client(host, port);
+
+httplib::Client connect(const KtuneClient& to, time_t read_timeout_seconds) {
+  httplib::Client client(to.host(), to.port());
   client.set_connection_timeout(kConnectTimeoutSeconds);
   client.set_read_timeout(read_timeout_seconds);
+  if (!to.token().empty()) client.set_bearer_token_auth(to.token().c_str());
   return client;
 }
 
@@ -112,11 +115,19 @@ std::string comma_separated(const std::vector<double>& values) {
 ClientError::ClientError(int status, std::string text)
     : std::runtime_error(text), http_status(status), message(std::move(text)) {}
 
-KtuneClient::KtuneClient(std::string host, int port) : host_(std::move(host)), port_(port) {}
+KtuneClient::KtuneClient(std::string host, int port, std::string token)
+    : host_(std::move(host)), port_(port), token_(std::move(token)) {}
+
+std::string KtuneClient::token_from_environment() {
+  const char* token = std::getenv("KTUNE_TOKEN");
+  return token ? token : "";
+}
+
+
 
 json KtuneClient::upload_matrix(const std::string& path) {
   const std::string bytes = read_file_bytes(path);
-  auto client = connect(host_, port_, kReadTimeoutSeconds);
+  auto client = connect(*this, kReadTimeoutSeconds);
   const char* content_type = is_gzip(bytes) ? "application/gzip" : "text/plain";
   // The file name labels the workload in the daemon's reports.
   const std::string name = std::filesystem::path(path).filename().string();
@@ -125,22 +136,27 @@ json KtuneClient::upload_matrix(const std::string& path) {
 }
 
 json KtuneClient::tune(const json& request) {
-  auto client = connect(host_, port_, kTuneReadTimeoutSeconds);
+  auto client = connect(*this, kTuneReadTimeoutSeconds);
   return checked_json(client.Post("/v1/tune", request.dump(), "application/json"), *this);
 }
 
 json KtuneClient::calibrate(const std::string& device) {
-  auto client = connect(host_, port_, kCalibrateReadTimeoutSeconds);
+  auto client = connect(*this, kCalibrateReadTimeoutSeconds);
   return checked_json(client.Post("/v1/devices/" + path_segment(device) + "/calibrate", "", "application/json"), *this);
 }
 
+json KtuneClient::delete_upload(const std::string& id) {
+  auto client = connect(*this, kReadTimeoutSeconds);
+  return checked_json(client.Delete("/v1/matrices/" + path_segment(id)), *this);
+}
+
 json KtuneClient::job(const std::string& id) {
-  auto client = connect(host_, port_, kReadTimeoutSeconds);
+  auto client = connect(*this, kReadTimeoutSeconds);
   return checked_json(client.Get("/v1/jobs/" + path_segment(id)), *this);
 }
 
 json KtuneClient::cancel(const std::string& id) {
-  auto client = connect(host_, port_, kReadTimeoutSeconds);
+  auto client = connect(*this, kReadTimeoutSeconds);
   return checked_json(client.Delete("/v1/jobs/" + path_segment(id)), *this);
 }
 
@@ -150,27 +166,27 @@ json KtuneClient::lookup(const std::string& kernel, const std::string& signature
   httplib::Params params{{"kernel", kernel}, {"signature", signature}, {"dtype", dtype}};
   if (device) params.emplace("device", *device);
   if (!features.empty()) params.emplace("features", comma_separated(features));
-  auto client = connect(host_, port_, kReadTimeoutSeconds);
+  auto client = connect(*this, kReadTimeoutSeconds);
   return checked_json(client.Get("/v1/configs", params, httplib::Headers{}), *this);
 }
 
 std::string KtuneClient::report_text() {
-  auto client = connect(host_, port_, kReadTimeoutSeconds);
+  auto client = connect(*this, kReadTimeoutSeconds);
   return checked_body(client.Get("/v1/report?format=text"), *this);
 }
 
 json KtuneClient::report() {
-  auto client = connect(host_, port_, kReadTimeoutSeconds);
+  auto client = connect(*this, kReadTimeoutSeconds);
   return checked_json(client.Get("/v1/report"), *this);
 }
 
 json KtuneClient::kernels() {
-  auto client = connect(host_, port_, kReadTimeoutSeconds);
+  auto client = connect(*this, kReadTimeoutSeconds);
   return checked_json(client.Get("/v1/kernels"), *this);
 }
 
 bool KtuneClient::healthy() {
-  auto client = connect(host_, port_, kReadTimeoutSeconds);
+  auto client = connect(*this, kReadTimeoutSeconds);
   const auto result = client.Get("/healthz");
   return result && result->status == 200;
 }

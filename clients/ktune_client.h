@@ -27,10 +27,16 @@ class FileReadError : public std::runtime_error {
 
 class KtuneClient {
  public:
-  KtuneClient(std::string host, int port);
+  // `token` is sent as "Authorization: Bearer <token>" when not empty; a daemon reachable
+  // from other machines requires it (ktuned --auth-token-file).
+  KtuneClient(std::string host, int port, std::string token = token_from_environment());
+  // $KTUNE_TOKEN, or empty.
+  static std::string token_from_environment();
 
   // Sends the file's bytes unchanged: the daemon recognises gzip by its magic bytes.
   nlohmann::json upload_matrix(const std::string& path);
+  // DELETE /v1/matrices/{id}: the stored upload goes (answers tuned on it stay).
+  nlohmann::json delete_upload(const std::string& id);
   // 200 with the tune answer, or 202 with {"job", "state"}: see docs/api.md.
   nlohmann::json tune(const nlohmann::json& request);
   nlohmann::json job(const std::string& id);
@@ -49,10 +55,12 @@ class KtuneClient {
 
   const std::string& host() const { return host_; }
   int port() const { return port_; }
+  const std::string& token() const { return token_; }
 
  private:
   std::string host_;
   int port_;
+  std::string token_;
 };
 
 }  // namespace ktune

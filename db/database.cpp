@@ -1,5 +1,8 @@
 #include "db/database.h"
 
+#include <sqlite3.h>
+
+#include <filesystem>
 #include <stdexcept>
 
 #include "db/migrations.h"
@@ -18,6 +21,24 @@ void refuse_in_memory(const std::string& path) {
   }
 }
 
+std::runtime_error damaged(const std::string& path, const std::string& what) {
+  return std::runtime_error("database '" + path + "' is damaged (" + what +
+                            "); restore it from a backup, or move it aside and start ktuned with another --db");
+}
+
+// A file damaged below the level of values (pages, indexes) would fail later on some query
+// with a message that names neither the file nor what to do.
+void check_integrity(SQLite::Database& db, const std::string& path) {
+  SQLite::Statement check(db, "PRAGMA quick_check(3)");
+  std::string problems;
+  while (check.executeStep()) {
+    const std::string line = check.getColumn(0).getString();
+    if (line == "ok") return;
+    problems += (problems.empty() ? "" : "; ") + line;
+  }
+  throw damaged(path, "SQLite's quick_check: " + problems);
+}
+
 }  // namespace
 
 Database::Database(std::string path)
@@ -25,6 +46,7 @@ Database::Database(std::string path)
   refuse_in_memory(path_);
   writer_ = open_connection(true);
   try {
+    check_integrity(*writer_, path_);
     migrate(*writer_, path_);
     const std::string mode = writer_->execAndGet("PRAGMA journal_mode = WAL").getString();
     if (mode != "wal") {
@@ -32,8 +54,19 @@ Database::Database(std::string path)
                                mode + "'); put it on a local file system");
     }
   } catch (const SQLite::Exception& e) {
+    if (e.getErrorCode() == SQLITE_CORRUPT || e.getErrorCode() == SQLITE_NOTADB) throw damaged(path_, e.what());
     throw std::runtime_error("cannot use database '" + path_ + "': " + e.what());
   }
+}
+
+int64_t Database::size_bytes() const {
+  int64_t total = 0;
+  for (const std::string& file : {path_, path_ + "-wal"}) {
+    std::error_code error;
+    const auto size = std::filesystem::file_size(file, error);
+    if (!error) total += static_cast<int64_t>(size);
+  }
+  return total;
 }
 
 int Database::schema_version() {
@@ -52,6 +85,7 @@ std::unique_ptr<SQLite::Database> Database::open_connection(bool writable) const
     if (!writable) connection->exec("PRAGMA query_only = ON");
     return connection;
   } catch (const SQLite::Exception& e) {
+    if (e.getErrorCode() == SQLITE_CORRUPT || e.getErrorCode() == SQLITE_NOTADB) throw damaged(path_, e.what());
     throw std::runtime_error("cannot open database '" + path_ + "': " + e.what());
   }
 }

@@ -5,6 +5,7 @@
 // Thread safe. Repositories (db/*_repository.h) wrap it with typed methods.
 #include <SQLiteCpp/SQLiteCpp.h>
 
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -26,6 +27,8 @@ class Database {
 
   const std::string& path() const { return path_; }
   int schema_version();
+  // Bytes on disk: the file and its write-ahead log.
+  int64_t size_bytes() const;
 
   // Runs f(SQLite::Database&) inside a write transaction and commits; returns what f returns.
   // If f throws, the transaction rolls back and the exception propagates. Must not be called

@@ -39,6 +39,15 @@ bool JobRepository::update_state(const std::string& id, JobState state,
   });
 }
 
+bool JobRepository::start_attempt(const std::string& id) {
+  return db_.write([&](SQLite::Database& c) {
+    return execute(c,
+                   std::string("UPDATE jobs SET state = 'running', attempts = attempts + 1, updated_at = ") + kSqlNow +
+                       " WHERE id = ?1 AND state IN " + kUnfinished,
+                   id) > 0;
+  });
+}
+
 bool JobRepository::update_progress(const std::string& id, int64_t done, int64_t planned) {
   return db_.write([&](SQLite::Database& c) {
     return execute(c,

@@ -27,6 +27,8 @@ class JobRepository {
   // a worker finishing a job cannot undo its cancellation: then this returns false too.
   bool update_state(const std::string& id, JobState state,
                     const std::optional<std::string>& error = std::nullopt);
+  // Moves an unfinished job to running and counts the attempt.
+  bool start_attempt(const std::string& id);
   bool update_progress(const std::string& id, int64_t done, int64_t planned);
   bool set_best(const std::string& id, const nlohmann::json& best);
   bool set_search_state(const std::string& id, const nlohmann::json& search_state);

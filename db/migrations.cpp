@@ -12,6 +12,8 @@ const std::vector<Migration>& migrations() {
   static const std::vector<Migration> all = {
       {"initial schema", sql::k_0001_initial_schema_sql},
       {"spmv answers without their zeroing launch", sql::k_0002_spmv_answers_without_zeroing_launch_sql},
+      {"job attempts", sql::k_0003_job_attempts_sql},
+      {"upload last use", sql::k_0004_upload_last_used_sql},
   };
   return all;
 }

@@ -107,7 +107,7 @@ CompiledKernelRecord read_compiled_kernel(RowCursor& row) {
 std::string job_columns(const std::string& alias) {
   return column_list(
       alias, {"id", "dedup_key", "state", "request", "progress_done", "progress_planned", "best",
-              "error", "search_state", "created_at", "updated_at"});
+              "error", "search_state", "created_at", "updated_at", "attempts"});
 }
 
 JobRecord read_job(RowCursor& row) {
@@ -123,6 +123,7 @@ JobRecord read_job(RowCursor& row) {
   j.search_state = row.optional_json();
   j.created_at = row.text();
   j.updated_at = row.text();
+  j.attempts = row.int64();
   return j;
 }
 

@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "db/damaged_rows.h"
 #include "db/records.h"
 #include "db/sql_values.h"
 
@@ -35,23 +36,33 @@ BaselineRecord read_baseline(RowCursor& row);
 ResultRecord read_result(RowCursor& row);
 
 // Every row of a bound statement, each turned into a record by read(RowCursor&).
+// A row whose stored values do not read back is skipped and counted (db/damaged_rows.h):
+// one damaged answer must not hide every other one, nor stop the daemon from starting.
 template <typename Read>
 auto read_all(SQLite::Statement& statement, Read read) {
   std::vector<std::invoke_result_t<Read, RowCursor&>> records;
   while (statement.executeStep()) {
     RowCursor row(statement);
-    records.push_back(read(row));
+    try {
+      records.push_back(read(row));
+    } catch (const DamagedValue& e) {
+      note_damaged_row(e.what());
+    }
   }
   return records;
 }
 
-// The first row of a bound statement, if there is one.
+// The first row of a bound statement that reads back, if there is one.
 template <typename Read>
 auto read_first(SQLite::Statement& statement, Read read) {
   std::optional<std::invoke_result_t<Read, RowCursor&>> record;
-  if (statement.executeStep()) {
+  while (!record && statement.executeStep()) {
     RowCursor row(statement);
-    record = read(row);
+    try {
+      record = read(row);
+    } catch (const DamagedValue& e) {
+      note_damaged_row(e.what());
+    }
   }
   return record;
 }

@@ -73,6 +73,7 @@ struct JobRecord {
   std::optional<nlohmann::json> search_state;
   std::string created_at;
   std::string updated_at;
+  int64_t attempts = 0;  // times the job started running
 };
 
 struct CandidateRecord {

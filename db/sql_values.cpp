@@ -50,7 +50,24 @@ std::string RowCursor::blob() {
   return size > 0 ? std::string(data, static_cast<size_t>(size)) : std::string();
 }
 
-nlohmann::json RowCursor::json() { return nlohmann::json::parse(next().getString()); }
+nlohmann::json RowCursor::parse_json(const SQLite::Column& column) const {
+  const std::string text = column.getString();
+  nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
+  if (value.is_discarded())
+    // Not the parser's own message: it quotes what it read, kilobytes of kernel source at times.
+    throw DamagedValue("column '" + std::string(column.getName()) + "' of a row read by \"" + query_head() + "\" holds " +
+                       std::to_string(text.size()) + " bytes that are not valid JSON");
+  return value;
+}
+
+std::string RowCursor::query_head() const {
+  // Enough of the query to name its table: "SELECT ... FROM results r ...".
+  const std::string& sql = statement_.getQuery();
+  const size_t from = sql.find(" FROM ");
+  return from == std::string::npos ? sql.substr(0, 60) : "..." + sql.substr(from, 40) + "...";
+}
+
+nlohmann::json RowCursor::json() { return parse_json(next()); }
 
 std::optional<int64_t> RowCursor::optional_int64() {
   const SQLite::Column column = next();
@@ -73,7 +90,7 @@ std::optional<std::string> RowCursor::optional_text() {
 std::optional<nlohmann::json> RowCursor::optional_json() {
   const SQLite::Column column = next();
   if (column.isNull()) return std::nullopt;
-  return nlohmann::json::parse(column.getString());
+  return parse_json(column);
 }
 
 }  // namespace ktune

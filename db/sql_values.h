@@ -70,6 +70,12 @@ int64_t query_int64(SQLite::Database& db, const std::string& sql, const Values&.
   return statement.getColumn(0).getInt64();
 }
 
+// A stored value that does not read back (damaged JSON): names the table and column.
+class DamagedValue : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // Reads the columns of the current row left to right, so that a join can read one record
 // after another from the same row.
 class RowCursor {
@@ -89,6 +95,8 @@ class RowCursor {
 
  private:
   SQLite::Column next() { return statement_.getColumn(index_++); }
+  nlohmann::json parse_json(const SQLite::Column& column) const;
+  std::string query_head() const;
 
   SQLite::Statement& statement_;
   int index_ = 0;

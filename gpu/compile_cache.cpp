@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "workload/cancellation.h"
+
 namespace ktune {
 
 CompileCache::CompileCache(const NvrtcCompiler& compiler, size_t capacity,
@@ -12,6 +14,8 @@ CompileCache::CompileCache(const NvrtcCompiler& compiler, size_t capacity,
 }
 
 std::shared_ptr<const CompiledKernel> CompileCache::get(const CompileRequest& request) {
+  // Only before the compile: once started it finishes, since other callers may share it.
+  throw_if_cancelled();
   const std::string key = NvrtcCompiler::cache_key(request);
   std::promise<Entry> promise;
   std::shared_future<Entry> earlier_caller;

@@ -13,6 +13,7 @@
 #include "workload/input_error.h"
 #include "workload/workload.h"
 
+#include "workload/cancellation.h"
 namespace ktune {
 namespace {
 
@@ -236,6 +237,9 @@ double Measurer::device_copy_bandwidth_gbs(size_t bytes) {
     return reply.header.at("gbs").get<double>();
   } catch (const WorkerError& e) {
     throw std::runtime_error("copy bandwidth not measured: " + abandon_worker(e).message);
+  } catch (const Cancelled&) {
+    drop_worker_mid_exchange();
+    throw;
   }
 }
 
@@ -277,6 +281,9 @@ Measurement Measurer::exchange_once(const MeasureRequest& request, const Content
     return m;
   } catch (const WorkerError& e) {
     return abandon_worker(e);
+  } catch (const Cancelled&) {
+    drop_worker_mid_exchange();
+    throw;
   } catch (const std::exception& e) {  // a reply that does not parse
     return abandon_worker(WorkerError(WorkerError::Kind::Protocol, e.what()));
   }
@@ -295,6 +302,13 @@ Measurement Measurer::abandon_worker(const WorkerError& e) {
                   std::string("the kernel hung or ran too long: ") + e.what() + "; the worker was killed");
   }
   return failed(MeasureStatus::Fault, std::string("the measurement worker broke the protocol: ") + e.what());
+}
+
+void Measurer::drop_worker_mid_exchange() {
+  // The job stopped waiting in the middle of an exchange: the worker's next message would be
+  // out of step, so it goes (a new one starts with the next measurement).
+  if (worker_) worker_->kill();
+  worker_.reset();
 }
 
 WorkerMessage Measurer::await_reply(double timeout_s) {

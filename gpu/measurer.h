@@ -72,6 +72,7 @@ class Measurer {
   WorkerMessage await_reply(double timeout_s);
   // Ends the worker after a broken exchange and says what happened as a Fault or Timeout.
   Measurement abandon_worker(const WorkerError& e);
+  void drop_worker_mid_exchange();
 
   std::mutex mutex_;
   std::string worker_path_;

@@ -12,6 +12,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "workload/cancellation.h"
+
 namespace ktune {
 
 class ThreadPool {
@@ -29,7 +31,11 @@ class ThreadPool {
     // std::function needs a copyable callable; packaged_task is move-only.
     auto packaged = std::make_shared<std::packaged_task<Result()>>(std::forward<F>(task));
     std::future<Result> result = packaged->get_future();
-    enqueue([packaged] { (*packaged)(); });
+    // The task runs for the submitting job: it sees that job's cancellation.
+    enqueue([packaged, cancellation = current_cancellation()] {
+      CancellationScope scope(cancellation);
+      (*packaged)();
+    });
     return result;
   }
 
@@ -46,6 +52,23 @@ class ThreadPool {
   std::deque<std::function<void()>> tasks_;
   bool stopping_ = false;
   std::vector<std::thread> workers_;
+};
+
+// Waits, when it goes out of scope, for every future still pending: tasks that reference the
+// submitting frame must end before an exception (a cancellation, say) unwinds it.
+template <typename T>
+class PendingTasks {
+ public:
+  explicit PendingTasks(std::vector<std::future<T>>& futures) : futures_(futures) {}
+  ~PendingTasks() {
+    for (auto& f : futures_)
+      if (f.valid()) f.wait();
+  }
+  PendingTasks(const PendingTasks&) = delete;
+  PendingTasks& operator=(const PendingTasks&) = delete;
+
+ private:
+  std::vector<std::future<T>>& futures_;
 };
 
 }  // namespace ktune

@@ -7,10 +7,13 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+
+#include "workload/cancellation.h"
 
 namespace ktune {
 namespace {
@@ -91,16 +94,21 @@ std::string seconds_text(double seconds) {
   return text;
 }
 
+// Polls in slices so that a cancelled job (workload/cancellation.h) stops waiting within one.
 void wait_for(int fd, short events, double timeout_s, const char* what) {
+  constexpr double kSliceS = 0.2;
   pollfd p{fd, events, 0};
+  const auto start = std::chrono::steady_clock::now();
+  auto waited = [&start] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   for (;;) {
-    const int ready = poll(&p, 1, poll_millis(timeout_s));
+    throw_if_cancelled();
+    const double slice = timeout_s < 0 ? kSliceS : std::clamp(timeout_s - waited(), 0.0, kSliceS);
+    const int ready = poll(&p, 1, poll_millis(slice));
     if (ready > 0) return;
-    if (ready == 0) {
-      throw WorkerError(WorkerError::Kind::Timeout,
-                        "no progress for " + seconds_text(timeout_s) + " waiting for " + what);
-    }
-    if (errno != EINTR) throw WorkerError(WorkerError::Kind::Closed, std::string("poll failed: ") + std::strerror(errno));
+    if (ready < 0 && errno != EINTR)
+      throw WorkerError(WorkerError::Kind::Closed, std::string("poll failed: ") + std::strerror(errno));
+    if (timeout_s >= 0 && waited() >= timeout_s)
+      throw WorkerError(WorkerError::Kind::Timeout, "no progress for " + seconds_text(timeout_s) + " waiting for " + what);
   }
 }
 

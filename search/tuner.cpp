@@ -13,6 +13,7 @@
 #include "search/saake_walk.h"
 #include "search/technique_factory.h"
 #include "search/tuning_loop.h"
+#include "workload/cancellation.h"
 #include "workload/input_error.h"
 
 namespace ktune {
@@ -111,12 +112,13 @@ TuneOutcome Tuner::run(const Workload& workload, const TuneRequest& request, Tun
   // space's estimates took a minute one after another, so they run side by side on the pool.
   std::vector<Config> configs = space.enumerate();
   std::vector<std::future<std::optional<Prediction>>> predictions;
+  PendingTasks pending_predictions(predictions);  // they hold references to this frame
   for (const Config& config : configs) {
     predictions.push_back(ctx_.compile_pool->submit([&family, &workload, &request, gpu, config] {
+      throw_if_cancelled();
       return try_predict(family.estimate(workload, config, request.dtype), assumed_usage(), *gpu);
     }));
   }
-  for (auto& p : predictions) p.wait();  // all done before any get() may throw: they hold references
   for (size_t i = 0; i < configs.size(); ++i) {
     Config& config = configs[i];
     CandidateOutcome c;
@@ -147,6 +149,7 @@ TuneOutcome Tuner::run_model_only(const Workload& w, const TuneRequest& r, std::
   // The first model only picks which to compile; the emulator ranks them, in the pool
   // alongside the compiles (each emulation is independent and reads the workload only).
   std::vector<std::future<Refined>> refined;
+  PendingTasks pending(refined);  // the tasks hold references to this frame
   for (size_t i = 0; i < n; ++i) {
     CompileRequest req = compile_request(*r.family, ranked[i].config, r.dtype);
     refined.push_back(ctx_.compile_pool->submit([cache = ctx_.compile_cache, req, &w, &r, &gpu, &c = ranked[i]] {
@@ -182,10 +185,7 @@ TuneOutcome Tuner::run_model_only(const Workload& w, const TuneRequest& r, std::
     }
     observer.finished_one(c);
     report_model_progress(observer, outcome, static_cast<int>(i + 1), static_cast<int>(n), start);
-    if (observer.cancelled()) {
-      for (size_t j = i + 1; j < n; ++j) refined[j].wait();  // the tasks hold references to this frame
-      break;
-    }
+    if (observer.cancelled()) break;  // the tasks still running end before this frame does
   }
   return outcome;
 }

@@ -3,6 +3,8 @@
 #include <chrono>
 #include <functional>
 
+#include "server/auth.h"
+#include "server/json_body.h"
 #include "server/logging.h"
 #include "server/service_errors.h"
 #include "workload/input_error.h"
@@ -14,7 +16,7 @@ using Handler = std::function<void(const httplib::Request&, httplib::Response&)>
 
 void send_json(httplib::Response& res, int status, const nlohmann::json& body) {
   res.status = status;
-  res.set_content(body.dump(), "application/json");
+  res.set_content(dump_for_client(body), "application/json");
 }
 
 void send_error(httplib::Response& res, int status, const std::string& message) {
@@ -51,13 +53,7 @@ Handler guarded(Service& service, std::string route, Handler handler) {
   };
 }
 
-nlohmann::json parse_body(const httplib::Request& req) {
-  if (req.body.empty()) throw InputError("the request body is empty; expected a JSON object");
-  nlohmann::json j = nlohmann::json::parse(req.body, nullptr, false);
-  if (j.is_discarded()) throw InputError("the request body is not valid JSON");
-  if (!j.is_object()) throw InputError("the request body must be a JSON object");
-  return j;
-}
+nlohmann::json parse_body(const httplib::Request& req) { return parse_json_object(req.body, "the request body"); }
 
 bool wants_text(const httplib::Request& req) {
   return req.get_param_value("format") == "text" ||
@@ -66,8 +62,18 @@ bool wants_text(const httplib::Request& req) {
 
 }  // namespace
 
-void install_routes(httplib::Server& server, Service& service, size_t max_body_bytes) {
+void install_routes(httplib::Server& server, Service& service, size_t max_body_bytes, const std::string& token) {
   server.set_payload_max_length(max_body_bytes);
+  if (!token.empty()) {
+    server.set_pre_routing_handler([&service, token](const httplib::Request& req, httplib::Response& res) {
+      if (req.path == "/healthz" || bearer_token_matches(req.get_header_value("Authorization"), token))
+        return httplib::Server::HandlerResponse::Unhandled;
+      res.set_header("WWW-Authenticate", "Bearer");
+      send_error(res, 401, "missing or wrong bearer token: send 'Authorization: Bearer <token>' (KTUNE_TOKEN for the clients)");
+      service.metrics().record_request("unauthorized", 401, 0);
+      return httplib::Server::HandlerResponse::Handled;
+    });
+  }
 
   server.Get("/healthz", guarded(service, "/healthz", [](const httplib::Request&, httplib::Response& res) {
                res.set_content("ok\n", "text/plain");
@@ -80,6 +86,10 @@ void install_routes(httplib::Server& server, Service& service, size_t max_body_b
                 nlohmann::json body = service.upload_matrix(req.body, req.get_param_value("name"), &created);
                 send_json(res, created ? 201 : 200, body);
               }));
+  server.Delete(R"(/v1/matrices/([A-Za-z0-9_-]+))",
+                guarded(service, "/v1/matrices/{id}", [&service](const httplib::Request& req, httplib::Response& res) {
+                  send_json(res, 200, service.delete_upload(req.matches[1]));
+                }));
   server.Post("/v1/tune", guarded(service, "/v1/tune", [&service](const httplib::Request& req, httplib::Response& res) {
                 TuneReply reply = service.tune(parse_body(req));
                 send_json(res, reply.status, reply.body);
@@ -123,9 +133,11 @@ void install_routes(httplib::Server& server, Service& service, size_t max_body_b
                else
                  send_json(res, 200, service.report());
              }));
-  server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
-    // Only fill in bodies for errors no handler answered (unknown routes, oversized bodies).
+  server.set_error_handler([&service](const httplib::Request& req, httplib::Response& res) {
+    // Only fill in bodies for errors no handler answered (unknown routes, oversized bodies);
+    // those are counted here, the others by their route's guard.
     if (!res.body.empty()) return;
+    service.metrics().record_request("unrouted", res.status, 0);
     if (res.status == 413)
       send_error(res, 413, "request body too large");
     else if (res.status == 404)

@@ -5,13 +5,15 @@
 #include "db/job_repository.h"
 #include "server/logging.h"
 #include "server/service_errors.h"
+#include "workload/cancellation.h"
 #include "workload/input_error.h"
 
 namespace ktune {
 
 struct JobManager::Active {
   JobRecord record;
-  std::atomic<bool> cancel{false};
+  std::atomic<bool> cancel{false};  // by a client or by shutdown
+  bool cancelled_by_client = false;
   bool finished = false;
   std::condition_variable done;
 };
@@ -46,8 +48,9 @@ std::string new_job_id() {
 }
 }  // namespace
 
-JobManager::JobManager(Database& db, Metrics& metrics, Runner runner, int threads, int capacity)
-    : db_(db), metrics_(metrics), runner_(std::move(runner)), capacity_(static_cast<size_t>(capacity)) {
+JobManager::JobManager(Database& db, Metrics& metrics, Runner runner, int threads, int capacity, int max_attempts)
+    : db_(db), metrics_(metrics), runner_(std::move(runner)), capacity_(static_cast<size_t>(capacity)),
+      max_attempts_(max_attempts) {
   for (int i = 0; i < threads; ++i) workers_.emplace_back([this] { work(); });
 }
 
@@ -58,7 +61,10 @@ void JobManager::shutdown() {
     std::lock_guard<std::mutex> lock(mutex_);
     if (stopping_ && workers_.empty()) return;
     stopping_ = true;
-    for (auto& [id, job] : active_) job->cancel = true;
+    for (auto& [id, job] : active_) {
+      job->cancel = true;
+      job->done.notify_all();  // waiting clients get their answer (202) now
+    }
   }
   queue_changed_.notify_all();
   for (std::thread& t : workers_)
@@ -98,6 +104,14 @@ void JobManager::resume_unfinished() {
     std::lock_guard<std::mutex> lock(mutex_);
     for (JobRecord& record : unfinished) {
       if (active_.count(record.id)) continue;
+      if (record.attempts >= max_attempts_) {
+        const std::string why = "the daemon stopped while this job ran, " + std::to_string(record.attempts) +
+                                " times; it is not resumed again (submit it again to retry)";
+        JobRepository(db_).update_state(record.id, JobState::Failed, why);
+        log_error("job " + record.id + ": " + why);
+        metrics_.increment("jobs_abandoned_total");
+        continue;
+      }
       JobRepository(db_).update_state(record.id, JobState::Queued, std::nullopt);
       record.state = JobState::Queued;
       enqueue(record);
@@ -131,9 +145,10 @@ void JobManager::run(const std::shared_ptr<Active>& job) {
   if (job->cancel) {
     final_state = JobState::Cancelled;
   } else {
-    jobs.update_state(id, JobState::Running, std::nullopt);
+    jobs.start_attempt(id);
     metrics_.set_gauge("jobs_running", 1);
     Control control(jobs, *job);
+    CancellationScope cancellation(&job->cancel);
     try {
       nlohmann::json answer = runner_(job->record, control);
       if (job->cancel) {
@@ -141,6 +156,8 @@ void JobManager::run(const std::shared_ptr<Active>& job) {
       } else {
         jobs.set_best(id, answer);
       }
+    } catch (const Cancelled&) {
+      final_state = JobState::Cancelled;
     } catch (const InputError& e) {
       final_state = JobState::Failed;
       error = e.what();
@@ -165,7 +182,8 @@ void JobManager::run(const std::shared_ptr<Active>& job) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     // A job interrupted by shutdown stays resumable: it is left as running in the database.
-    const bool interrupted = stopping_ && final_state == JobState::Cancelled;
+    // One a client cancelled was stored as cancelled already, and update_state keeps it so.
+    const bool interrupted = stopping_ && final_state == JobState::Cancelled && !job->cancelled_by_client;
     if (!interrupted) jobs.update_state(id, final_state, error);
     metrics_.increment(std::string("jobs_") + to_string(final_state) + "_total");
     active_.erase(id);
@@ -186,7 +204,7 @@ JobRecord JobManager::wait(const std::string& id, double seconds) {
   std::unique_lock<std::mutex> lock(mutex_);
   if (auto it = active_.find(id); it != active_.end()) {
     std::shared_ptr<Active> job = it->second;
-    job->done.wait_for(lock, std::chrono::duration<double>(seconds), [&job] { return job->finished; });
+    job->done.wait_for(lock, std::chrono::duration<double>(seconds), [this, &job] { return job->finished || stopping_; });
   }
   lock.unlock();
   return get(id);
@@ -196,13 +214,16 @@ JobRecord JobManager::cancel(const std::string& id) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = active_.find(id);
-    if (it != active_.end()) {
+    if (it != active_.end() && !it->second->cancelled_by_client) {
       it->second->cancel = true;
-      // A job still in the queue is dropped at once; a running one stops at its next safe point.
+      it->second->cancelled_by_client = true;
+      // Stored at once: a running job stops within a second, but what it says is settled now.
+      JobRepository(db_).update_state(id, JobState::Cancelled, std::nullopt);
+      metrics_.increment("jobs_cancel_requests_total");
+      // A job still in the queue is dropped at once.
       for (auto q = queue_.begin(); q != queue_.end(); ++q) {
         if ((*q)->record.id != id) continue;
         queue_.erase(q);
-        JobRepository(db_).update_state(id, JobState::Cancelled, std::nullopt);
         active_by_key_.erase(it->second->record.dedup_key);
         it->second->finished = true;
         it->second->done.notify_all();

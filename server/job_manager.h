@@ -43,7 +43,8 @@ class JobManager {
   // Runs one job and returns its answer; throws on failure (InputError → 4xx for waiting clients).
   using Runner = std::function<nlohmann::json(const JobRecord& job, JobControl& control)>;
 
-  JobManager(Database& db, Metrics& metrics, Runner runner, int threads, int capacity);
+  // A job that was running `max_attempts` times when the daemon stopped is not resumed again.
+  JobManager(Database& db, Metrics& metrics, Runner runner, int threads, int capacity, int max_attempts = 3);
   ~JobManager();
 
   struct Submitted {
@@ -52,12 +53,15 @@ class JobManager {
   };
   // Joins an active job with the same dedup key, or queues a new one (UnavailableError when full).
   Submitted submit(const nlohmann::json& request, const std::string& dedup_key);
-  // Waits until the job finishes or `seconds` pass; returns its record either way.
+  // Waits until the job finishes, `seconds` pass or the manager shuts down; returns its record.
   JobRecord wait(const std::string& id, double seconds);
-  JobRecord get(const std::string& id);     // NotFoundError when unknown
-  JobRecord cancel(const std::string& id);  // ConflictError when already finished
+  JobRecord get(const std::string& id);  // NotFoundError when unknown
+  // Stored as cancelled at once; a running job stops within about a second (its runner sees
+  // workload/cancellation.h's flag). ConflictError when already finished.
+  JobRecord cancel(const std::string& id);
   std::optional<JobFailure> failure(const std::string& id);
-  // Queues again every job a previous run left queued or running.
+  // Queues again every job a previous run left queued or running, but fails those that
+  // already started max_attempts times (they keep taking the daemon down with them).
   void resume_unfinished();
   // Stops taking jobs; running jobs are cancelled at their next safe point and left resumable.
   void shutdown();
@@ -73,6 +77,7 @@ class JobManager {
   Metrics& metrics_;
   Runner runner_;
   size_t capacity_;
+  int max_attempts_;
   std::mutex mutex_;
   std::condition_variable queue_changed_;
   std::deque<std::shared_ptr<Active>> queue_;

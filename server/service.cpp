@@ -6,6 +6,7 @@
 #include "db/baseline_repository.h"
 #include "model/device_spec.h"
 #include "db/candidate_repository.h"
+#include "db/damaged_rows.h"
 #include "db/device_repository.h"
 #include "db/job_repository.h"
 #include "db/measurement_repository.h"
@@ -19,7 +20,9 @@
 #include "server/service_errors.h"
 #include "server/service_parts.h"
 #include "server/tune_answer.h"
+#include "server/tune_request.h"
 #include "workload/gzip.h"
+#include "workload/matrix_market.h"
 #include "workload/input_error.h"
 #include "workload/sha256.h"
 #include "workload/signature.h"
@@ -41,73 +44,6 @@ std::string templates_hash() {
 
 const char* kind_name(WorkloadKind k) { return k == WorkloadKind::Graph ? "graph" : "sparse"; }
 
-const KernelFamily& family_named(const std::string& name) {
-  const KernelFamily* f = find_family(name);
-  if (!f) {
-    std::string known;
-    for (const auto& family : all_families()) known += (known.empty() ? "" : ", ") + family->name();
-    throw InputError("unknown kernel '" + name + "' (known: " + known + ")");
-  }
-  return *f;
-}
-
-// The parsed, validated fields of a POST /v1/tune body.
-struct TuneFields {
-  const KernelFamily* family = nullptr;
-  Dtype dtype = Dtype::F32;
-  nlohmann::json workload;
-  TuneBudget budget;
-  bool wait = false;
-  double wait_seconds = 600;
-  bool hot = false;
-  bool force = false;
-  std::optional<double> target_speedup;  // stop once this many times faster than the vendor
-};
-
-double number_field(const nlohmann::json& j, const char* name, double lo, double hi, double fallback) {
-  if (!j.contains(name)) return fallback;
-  const nlohmann::json& v = j.at(name);
-  if (!v.is_number() || v.get<double>() < lo || v.get<double>() > hi)
-    throw InputError(std::string("'") + name + "' must be a number in " + std::to_string(lo) + ".." + std::to_string(hi));
-  return v.get<double>();
-}
-
-bool bool_field(const nlohmann::json& j, const char* name) {
-  if (!j.contains(name)) return false;
-  if (!j.at(name).is_boolean()) throw InputError(std::string("'") + name + "' must be true or false");
-  return j.at(name).get<bool>();
-}
-
-TuneFields parse_tune(const nlohmann::json& r) {
-  static const std::set<std::string> known = {"kernel", "dtype", "workload", "budget", "wait", "wait_seconds", "hot", "force",
-                                             "target_speedup"};
-  for (const auto& [key, value] : r.items())
-    if (!known.count(key)) throw InputError("unknown field '" + key + "' in the tune request");
-  TuneFields t;
-  if (!r.contains("kernel") || !r["kernel"].is_string()) throw InputError("'kernel' (a string such as \"spmv\") is required");
-  t.family = &family_named(r["kernel"].get<std::string>());
-  if (r.contains("dtype") && !r["dtype"].is_string()) throw InputError("'dtype' must be \"f32\" or \"f64\"");
-  t.dtype = dtype_from_string(r.value("dtype", "f32"));
-  if (!r.contains("workload")) throw InputError("'workload' is required: {\"upload\"|\"path\"|\"generator\": ...}");
-  t.workload = r["workload"];
-  if (r.contains("budget")) {
-    const nlohmann::json& b = r["budget"];
-    if (!b.is_object()) throw InputError("'budget' must be an object: {\"measurements\", \"seconds\", \"compiles\"}");
-    for (const auto& [key, value] : b.items())
-      if (key != "measurements" && key != "seconds" && key != "compiles" && key != "patience")
-        throw InputError("unknown field '" + key + "' in budget (measurements, seconds, compiles, patience)");
-    t.budget.measurements = static_cast<int>(number_field(b, "measurements", 1, 100000, t.budget.measurements));
-    t.budget.seconds = number_field(b, "seconds", 0.001, 86400, t.budget.seconds);
-    t.budget.model_compiles = static_cast<int>(number_field(b, "compiles", 1, 100000, t.budget.model_compiles));
-    t.budget.patience = static_cast<int>(number_field(b, "patience", 1, 100000, t.budget.patience));
-  }
-  if (r.contains("target_speedup")) t.target_speedup = number_field(r, "target_speedup", 0.01, 1000, 1);
-  t.wait = bool_field(r, "wait");
-  t.wait_seconds = number_field(r, "wait_seconds", 0, 3600, t.wait_seconds);
-  t.hot = bool_field(r, "hot");
-  t.force = bool_field(r, "force");
-  return t;
-}
 
 // done/planned always; the search's own fields (docs/api.md) once it reported them.
 nlohmann::json progress_json(const JobRecord& j) {
@@ -348,13 +284,33 @@ int64_t store_workload(Database& db, const Signature& sig, WorkloadKind kind, co
   return WorkloadRepository(db).upsert(w);
 }
 
-// An answer as stored, relabelled for how this request found it.
+// An answer as stored, relabelled for how this request found it ("source" says separately
+// whether its time was measured).
 nlohmann::json relabel(nlohmann::json answer, const char* match, double distance, const nlohmann::json& neighbour) {
-  answer["match"] = answer.value("source", "model") == "model" && std::string(match) == "exact" ? "model" : match;
+  answer["match"] = match;
   answer["distance"] = distance;
   answer["neighbour"] = neighbour;
   return answer;
 }
+
+// One of a bounded number of places, given back when it goes out of scope.
+class WaiterSlot {
+ public:
+  WaiterSlot(std::atomic<int>& in_use, int limit) : in_use_(in_use) {
+    taken_ = in_use_.fetch_add(1) < limit;
+    if (!taken_) in_use_.fetch_sub(1);
+  }
+  ~WaiterSlot() {
+    if (taken_) in_use_.fetch_sub(1);
+  }
+  WaiterSlot(const WaiterSlot&) = delete;
+  WaiterSlot& operator=(const WaiterSlot&) = delete;
+  bool taken() const { return taken_; }
+
+ private:
+  std::atomic<int>& in_use_;
+  bool taken_ = false;
+};
 
 }  // namespace
 
@@ -394,12 +350,15 @@ ServiceParts::ServiceParts(const ServerConfig& c)
   for (const ReportRow& row : ResultRepository(db).list_report())
     lookup.remember({row.result.kernel, row.result.dtype, row.device.fingerprint, row.workload.signature,
                      row.workload.vector, row.result.answer});
+  if (const DamagedRows damaged = damaged_rows_seen(); damaged.count > 0)
+    log(LogLevel::Warn, "database " + c.db_path + ": skipped " + std::to_string(damaged.count) +
+                            " damaged rows (the first: " + damaged.first + "); the rest is served");
 }
 
 Service::Service(const ServerConfig& config) : parts_(std::make_unique<ServiceParts>(config)) {
   ServiceParts& p = *parts_;
   auto runner = [&p](const JobRecord& job, JobControl& control) -> nlohmann::json {
-    const TuneFields t = parse_tune(job.request);
+    const TuneFields t = parse_tune_request(job.request);
     const std::string kernel = t.family->name(), dtype = to_string(t.dtype);
     ResolvedWorkload resolved = p.resolver.load(t.workload);
     const Workload& w = resolved.workload;
@@ -463,11 +422,15 @@ Metrics& Service::metrics() { return parts_->metrics; }
 nlohmann::json Service::upload_matrix(const std::string& body, const std::string& name, bool* created) {
   ServiceParts& p = *parts_;
   if (body.empty()) throw InputError("the request body is empty; send a Matrix Market file (plain or gzip)");
-  const CsrF64 matrix = parse_matrix_market(gunzip_if_compressed(body, p.config.limits.max_bytes), p.config.limits);
+  const CsrF64 matrix = parse_matrix_market(std::string_view(body), p.config.limits);
   const Signature sig = compute_signature(matrix, WorkloadKind::SparseMatrix);
   const std::string id = "m" + sig.exact.substr(0, 20);
   const int64_t workload_id = store_workload(p.db, sig, WorkloadKind::SparseMatrix, matrix, name.empty() ? "upload:" + id : name);
-  *created = UploadRepository(p.db).put(id, workload_id, is_gzip(body) ? body : gzip_compress(body));
+  const StoredUpload stored = UploadRepository(p.db).put(id, workload_id, is_gzip(body) ? body : gzip_compress(body),
+                                                        {p.config.max_uploads, p.config.max_upload_bytes});
+  *created = stored.created;
+  for (const std::string& evicted : stored.evicted) log_info("upload store full: evicted " + evicted + ", the least recently used");
+  p.metrics.increment("uploads_evicted_total", static_cast<double>(stored.evicted.size()));
   p.metrics.increment("uploads_total");
   return {{"id", id}, {"signature", sig.exact}, {"features", sig.to_json()},
           {"rows", matrix.rows}, {"cols", matrix.cols}, {"nnz", matrix.nnz()}};
@@ -475,11 +438,15 @@ nlohmann::json Service::upload_matrix(const std::string& body, const std::string
 
 TuneReply Service::tune(const nlohmann::json& request) {
   ServiceParts& p = *parts_;
-  const TuneFields t = parse_tune(request);
+  const TuneFields t = parse_tune_request(request);
   p.resolver.validate(t.workload);
   const std::string kernel = t.family->name(), dtype = to_string(t.dtype);
 
   // An upload's signature is known without loading it: a stored answer comes back at once.
+  if (t.workload.contains("upload")) {
+    const std::string id = t.workload["upload"].get<std::string>();
+    if (!UploadRepository(p.db).touch(id)) throw NotFoundError("no uploaded matrix '" + id + "' (POST /v1/matrices first)");
+  }
   if (!t.force && t.workload.contains("upload")) {
     std::optional<UploadRecord> upload = UploadRepository(p.db).get(t.workload["upload"].get<std::string>());
     if (!upload) throw NotFoundError("no uploaded matrix '" + t.workload["upload"].get<std::string>() + "'");
@@ -493,16 +460,33 @@ TuneReply Service::tune(const nlohmann::json& request) {
   const std::string dedup_key = sha256_hex(kernel + '\n' + dtype + '\n' + p.resolver.canonical(t.workload) + '\n' +
                                            budget.dump() + (t.hot ? "\nhot" : "") + (t.force ? "\nforce" : ""));
   const JobManager::Submitted submitted = p.jobs->submit(request, dedup_key);
-  if (!t.wait) return {202, {{"job", submitted.id}, {"state", "queued"}, {"joined", !submitted.is_new}}};
-
-  const JobRecord job = p.jobs->wait(submitted.id, t.wait_seconds);
+  const nlohmann::json ticket = {{"job", submitted.id}, {"state", "queued"}, {"joined", !submitted.is_new},
+                                 {"poll", "/v1/jobs/" + submitted.id}};
+  if (!t.wait) return {202, ticket};
+  // A waiting client holds an HTTP thread: only so many may, and only so long.
+  WaiterSlot slot(p.waiters, p.config.waiters());
+  if (!slot.taken()) {
+    p.metrics.increment("tune_waits_refused_total");
+    return {202, ticket};
+  }
+  const JobRecord job = p.jobs->wait(submitted.id, std::min(t.wait_seconds, p.config.max_wait_seconds));
   if (job.state == JobState::Done && job.best) return {200, *job.best};
   if (job.state == JobState::Failed) {
     const std::optional<JobFailure> failure = p.jobs->failure(job.id);
     return {failure ? failure->http_status : 500, {{"error", job.error.value_or("job failed")}, {"job", job.id}}};
   }
   if (job.state == JobState::Cancelled) return {409, {{"error", "job " + job.id + " was cancelled"}, {"job", job.id}}};
-  return {202, {{"job", job.id}, {"state", to_string(job.state)}, {"joined", !submitted.is_new}}};
+  nlohmann::json still_running = ticket;
+  still_running["state"] = to_string(job.state);
+  return {202, still_running};
+}
+
+nlohmann::json Service::delete_upload(const std::string& id) {
+  UploadRepository uploads(parts_->db);
+  if (uploads.in_use(id)) throw ConflictError("upload '" + id + "' is named by a queued or running job; cancel it first");
+  if (!uploads.remove(id)) throw NotFoundError("no uploaded matrix '" + id + "'");
+  parts_->metrics.increment("uploads_deleted_total");
+  return {{"id", id}, {"deleted", true}};
 }
 
 nlohmann::json Service::job(const std::string& id) { return job_json(parts_->jobs->get(id)); }
@@ -588,6 +572,11 @@ std::string Service::metrics_text() {
   p.metrics.set_gauge("compile_cache_store_hits", static_cast<double>(s.hits_store));
   p.metrics.set_gauge("compiles", static_cast<double>(s.compiles));
   p.metrics.set_gauge("stored_answers", static_cast<double>(p.lookup.size()));
+  const UploadUsage uploads = UploadRepository(p.db).usage();
+  p.metrics.set_gauge("uploads_stored", static_cast<double>(uploads.uploads));
+  p.metrics.set_gauge("uploads_stored_bytes", static_cast<double>(uploads.bytes));
+  p.metrics.set_gauge("database_bytes", static_cast<double>(p.db.size_bytes()));
+  p.metrics.set_gauge("database_damaged_rows", static_cast<double>(damaged_rows_seen().count));
   p.metrics.set_gauge("gpu_present", p.measurer ? 1 : 0);
   return p.metrics.prometheus();
 }

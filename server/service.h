@@ -28,6 +28,8 @@ class Service {
 
   // `name` (the client's file name, may be empty) describes the workload in reports.
   nlohmann::json upload_matrix(const std::string& body, const std::string& name, bool* created);
+  // DELETE /v1/matrices/{id}: NotFoundError, or ConflictError while a job names it.
+  nlohmann::json delete_upload(const std::string& id);
   TuneReply tune(const nlohmann::json& request);
   nlohmann::json job(const std::string& id);
   nlohmann::json cancel_job(const std::string& id);

@@ -1,5 +1,6 @@
 #pragma once
 // The components one ktuned wires together, in construction order.
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -44,6 +45,7 @@ struct ServiceParts {
   std::mutex defaults_mutex;
   std::map<std::string, nlohmann::json> defaults;
   std::mutex calibration_mutex;  // one calibration at a time (server/device_calibration.cpp)
+  std::atomic<int> waiters{0};   // tune requests holding their connection for the answer
 };
 
 }  // namespace ktune

@@ -85,7 +85,7 @@ nlohmann::json build_tune_answer(const KernelFamily& family, const Workload& wor
   j["sensitivity"] = x.sensitivity;
   j["prediction"] = best.prediction.to_json();
   j["source"] = outcome.measured ? "measured" : "model";
-  j["match"] = outcome.measured ? "exact" : "model";
+  j["match"] = "exact";  // how it was found; "source" says whether its time was measured
   j["distance"] = 0.0;
   j["neighbour"] = nullptr;
   j["measured_us"] = best.measured_ok() ? nlohmann::json(best.measurement->median_us) : nlohmann::json();

@@ -2,7 +2,8 @@
 
 #include "workload/edge_list.h"
 #include "workload/generator_spec.h"
-#include "workload/gzip.h"
+#include "workload/matrix_market.h"
+#include "workload/text_source.h"
 #include "workload/input_error.h"
 
 namespace ktune {
@@ -28,7 +29,18 @@ WorkloadResolver::WorkloadResolver(fs::path data_dir, ReadLimits limits,
 
 fs::path WorkloadResolver::inside_data_dir(const std::string& relative) const {
   if (relative.empty()) throw InputError("workload.path is empty");
+  // The operating system would cut a name at a NUL and refuse one past its limits with an
+  // error that reads like ktune's own.
+  if (relative.find('\0') != std::string::npos) throw InputError("workload.path holds a NUL character");
+  constexpr size_t kMaxPath = 4095, kMaxName = 255;
+  if (relative.size() > kMaxPath)
+    throw InputError("workload.path has " + std::to_string(relative.size()) + " characters, more than " +
+                     std::to_string(kMaxPath));
   const fs::path requested(relative);
+  for (const fs::path& part : requested)
+    if (part.native().size() > kMaxName)
+      throw InputError("workload.path has a name of " + std::to_string(part.native().size()) +
+                       " characters, more than " + std::to_string(kMaxName));
   if (requested.is_absolute()) throw ForbiddenError("workload.path must be relative to the data dir: '" + relative + "'");
   // Resolve symbolic links too, so a link inside the data dir cannot point outside it.
   const fs::path full = fs::weakly_canonical(data_dir_ / requested);
@@ -44,7 +56,10 @@ void WorkloadResolver::validate(const nlohmann::json& spec) const {
   if (spec.contains("upload") && !spec["upload"].is_string()) throw InputError("workload.upload must be a string id");
   if (spec.contains("path")) {
     if (!spec["path"].is_string()) throw InputError("workload.path must be a string");
-    inside_data_dir(spec["path"].get<std::string>());
+    const fs::path file = inside_data_dir(spec["path"].get<std::string>());
+    std::error_code error;
+    if (!fs::is_regular_file(file, error))
+      throw NotFoundError("no file '" + spec["path"].get<std::string>() + "' in the data dir");
   }
   if (spec.contains("generator")) check_spec(spec, limits_);
 }
@@ -65,14 +80,13 @@ ResolvedWorkload WorkloadResolver::load(const nlohmann::json& spec) const {
   ResolvedWorkload out;
   out.description = canonical(spec);
   if (spec.contains("upload")) {
-    const std::string text = gunzip_if_compressed(upload_content_(spec["upload"].get<std::string>()), limits_.max_bytes);
-    out.workload.matrix = parse_matrix_market(text, limits_);
+    const std::string stored = upload_content_(spec["upload"].get<std::string>());
+    out.workload.matrix = parse_matrix_market(std::string_view(stored), limits_);
   } else if (spec.contains("path")) {
     const fs::path file = inside_data_dir(spec["path"].get<std::string>());
-    if (!fs::is_regular_file(file)) throw NotFoundError("no file '" + spec["path"].get<std::string>() + "' in the data dir");
     if (is_edge_list(file)) {
       out.workload.kind = WorkloadKind::Graph;
-      out.workload.matrix = parse_edge_list(read_file_limited(file.string(), limits_.max_bytes), limits_, false);
+      out.workload.matrix = parse_edge_list(*text_from_file(file.string()), limits_, false);
     } else {
       out.workload.matrix = read_matrix_market_file(file.string(), limits_);
     }

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "workload/matrix_market.h"
+#include "workload/read_limits.h"
 #include "workload/workload.h"
 
 namespace ktune {

@@ -4,7 +4,9 @@
 #include <limits>
 #include <string>
 
+#include "workload/cancellation.h"
 #include "workload/csr_builder.h"
+#include "workload/line_chunks.h"
 #include "workload/input_error.h"
 #include "workload/text_scan.h"
 
@@ -84,23 +86,35 @@ ScannedRange scan_edges(std::string_view text, size_t begin, size_t end, int64_t
 
 }  // namespace
 
-CsrF64 parse_edge_list(std::string_view text, const ReadLimits& limits, bool symmetrize) {
-  if (text.size() > limits.max_bytes) {
-    throw LimitError("the edge list has " + std::to_string(text.size()) +
-                     " bytes, more than the limit of " + std::to_string(limits.max_bytes));
-  }
+CsrF64 parse_edge_list(TextSource& source, const ReadLimits& limits, bool symmetrize) {
   const int64_t max_vertices =
       std::min({limits.max_rows, limits.max_cols, int64_t{std::numeric_limits<int32_t>::max()}});
   const Mirror mirror = symmetrize ? Mirror::Symmetric : Mirror::None;
   // Symmetrizing may double every edge, so fewer of them fit under the entry limit.
   const int64_t max_edges = symmetrize ? limits.max_entries / 2 : limits.max_entries;
-  const EntryCap cap{max_edges,
-                     "more than " + std::to_string(max_edges) + " edges" +
-                         (symmetrize ? " (the limit, halved by symmetrizing)" : " (the limit)"),
-                     true};
-  std::vector<CooPart> parts = scan_entry_lines(
-      text, 0, kCommentChars, cap,
-      [&](size_t begin, size_t end) { return scan_edges(text, begin, end, max_vertices); });
+  LineChunks chunks(source);
+  std::vector<CooPart> parts;
+  int64_t edges = 0;
+  for (std::string_view piece = chunks.next(); !piece.empty(); piece = chunks.next()) {
+    throw_if_cancelled();
+    const EntryCap cap{max_edges - edges,
+                       "more than " + std::to_string(max_edges) + " edges" +
+                           (symmetrize ? " (the limit, halved by symmetrizing; --max-nnz)" : " (the limit, --max-nnz)"),
+                       true};
+    std::vector<CooPart> scanned = scan_entry_lines(
+        piece, 0, chunks.first_line(), kCommentChars, cap,
+        [&](size_t begin, size_t end) { return scan_edges(piece, begin, end, max_vertices); });
+    for (CooPart& part : scanned) {
+      edges += static_cast<int64_t>(part.size());
+      parts.push_back(std::move(part));
+    }
+    // No declared size to check against: the text may only be as long as the edges read need.
+    if (chunks.bytes_read() > max_text_bytes(edges, limits))
+      throw LimitError("the first " + std::to_string(chunks.bytes_read()) + " bytes of the edge list hold only " +
+                       std::to_string(edges) + " edges (" + std::to_string(limits.bytes_per_entry) +
+                       " bytes an edge, --max-bytes-per-nnz, and " + std::to_string(limits.text_slack_bytes) +
+                       " bytes of comments, --max-comment-kb, are allowed)");
+  }
   int32_t largest_id = -1;
   for (const auto& part : parts) {
     if (part.size() == 0) continue;
@@ -110,7 +124,13 @@ CsrF64 parse_edge_list(std::string_view text, const ReadLimits& limits, bool sym
   if (largest_id < 0) {
     throw InputError("the edge list holds no edges (lines 'u v' or 'u v weight')");
   }
+  check_matrix_size(int64_t{largest_id} + 1, int64_t{largest_id} + 1, edges, limits);
+  throw_if_cancelled();
   return build_csr(largest_id + 1, largest_id + 1, std::move(parts), mirror, Duplicates::KeepFirst);
+}
+
+CsrF64 parse_edge_list(std::string_view text, const ReadLimits& limits, bool symmetrize) {
+  return parse_edge_list(*text_from_bytes(text), limits, symmetrize);
 }
 
 }  // namespace ktune

@@ -173,6 +173,12 @@ void check_limits(const Spec& spec, const ReadLimits& limits) {
   check(spec.rows, limits.max_rows, "rows");
   check(spec.cols, limits.max_cols, "columns");
   check(spec.entries, limits.max_entries, "entries");
+  try {  // every size now fits an int32
+    check_matrix_size(static_cast<int64_t>(spec.rows), static_cast<int64_t>(spec.cols),
+                      static_cast<int64_t>(spec.entries), limits);
+  } catch (const LimitError& e) {
+    throw LimitError(spec.description + ": " + e.what());
+  }
 }
 
 // Only after check_limits: every size then fits an int32.

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "workload/csr_matrix.h"
-#include "workload/matrix_market.h"
+#include "workload/read_limits.h"
 
 namespace ktune {
 

@@ -5,8 +5,9 @@
 #include <limits>
 #include <vector>
 
+#include "workload/cancellation.h"
 #include "workload/csr_builder.h"
-#include "workload/gzip.h"
+#include "workload/line_chunks.h"
 #include "workload/input_error.h"
 #include "workload/text_scan.h"
 
@@ -30,7 +31,7 @@ class HeaderReader {
   Header read(const ReadLimits& limits) {
     Header header;
     read_banner(header);
-    skip_comments();
+    skip_comments(limits.text_slack_bytes);
     read_size_line(header, limits);
     return header;
   }
@@ -106,8 +107,12 @@ class HeaderReader {
     }
   }
 
-  void skip_comments() {
+  void skip_comments(size_t max_header_bytes) {
     while (pos_ < text_.size()) {
+      if (pos_ > max_header_bytes)
+        fail("the banner and comments before the size line take more than " + std::to_string(max_header_bytes) +
+                 " bytes (--max-comment-kb)",
+             true);
       const char* p = text_.data() + pos_;
       const char* first = skip_blanks(p, text_.data() + text_.size());
       if (first < text_.data() + text_.size() && *first != '%' && *first != '\n') return;
@@ -152,27 +157,16 @@ class HeaderReader {
   }
 
   void check_sizes(const Header& h, const ReadLimits& limits) const {
-    const int64_t int32_max = std::numeric_limits<int32_t>::max();
-    if (h.rows > std::min(limits.max_rows, int32_max)) {
-      fail(std::to_string(h.rows) + " rows exceed the limit of " +
-               std::to_string(std::min(limits.max_rows, int32_max)),
-           true);
-    }
-    if (h.cols > std::min(limits.max_cols, int32_max)) {
-      fail(std::to_string(h.cols) + " columns exceed the limit of " +
-               std::to_string(std::min(limits.max_cols, int32_max)),
-           true);
-    }
-    if (h.entries > limits.max_entries) {
-      fail(std::to_string(h.entries) + " entries exceed the limit of " +
-               std::to_string(limits.max_entries),
-           true);
-    }
     if (h.mirror != Mirror::None && h.rows != h.cols) {
       fail("a symmetric or skew-symmetric matrix must be square, not " + std::to_string(h.rows) +
            " x " + std::to_string(h.cols));
     }
-    if (mirrored_entry_bound(h.entries, h.mirror) > int32_max) {
+    try {
+      check_matrix_size(h.rows, h.cols, h.entries, limits);
+    } catch (const LimitError& e) {
+      fail(e.what(), true);
+    }
+    if (mirrored_entry_bound(h.entries, h.mirror) > std::numeric_limits<int32_t>::max()) {
       fail(std::to_string(h.entries) + " entries may mirror to more than 2^31-1", true);
     }
   }
@@ -247,15 +241,10 @@ const char* parse_entry(const char* p, const char* stop, std::string_view text, 
 }
 
 // Parses the entry lines in text[begin, end); stops at the first malformed one.
-ScannedRange scan_entries(std::string_view text, size_t begin, size_t end, const Header& h) {
+ScannedRange scan_entries(std::string_view text, size_t begin, size_t end, const Header& h, int64_t remaining) {
   ScannedRange range;
-  // A guess from the declared count, bounded by what the bytes can hold ("1 1\n").
-  const size_t body_bytes = text.size() - h.body_offset;
-  if (body_bytes > 0) {
-    const double share = static_cast<double>(end - begin) / static_cast<double>(body_bytes);
-    range.entries.reserve(std::min(static_cast<size_t>(static_cast<double>(h.entries) * share) + 16,
-                                   (end - begin) / 4 + 1));
-  }
+  // The entries still declared, bounded by what the bytes can hold ("1 1\n").
+  range.entries.reserve(std::min(static_cast<size_t>(remaining) + 1, (end - begin) / 4 + 1));
   const char* p = text.data() + begin;
   const char* const stop = text.data() + end;
   while (p && p < stop) {
@@ -272,32 +261,49 @@ ScannedRange scan_entries(std::string_view text, size_t begin, size_t end, const
 
 }  // namespace
 
-CsrF64 parse_matrix_market(std::string_view text, const ReadLimits& limits) {
-  if (text.size() > limits.max_bytes) {
-    throw LimitError("the matrix text has " + std::to_string(text.size()) +
-                     " bytes, more than the limit of " + std::to_string(limits.max_bytes));
-  }
-  const Header h = HeaderReader(text).read(limits);
-  const EntryCap cap{
-      h.entries, "more entries than the " + std::to_string(h.entries) + " the size line declares"};
-  std::vector<CooPart> parts =
-      scan_entry_lines(text, h.body_offset, "%", cap,
-                       [&](size_t begin, size_t end) { return scan_entries(text, begin, end, h); });
+CsrF64 parse_matrix_market(TextSource& source, const ReadLimits& limits) {
+  LineChunks chunks(source);
+  std::string_view piece = chunks.next();
+  const Header h = HeaderReader(piece).read(limits);
+  const uint64_t most_bytes = h.body_offset + max_text_bytes(h.entries, limits);
+  std::vector<CooPart> parts;
   int64_t found = 0;
-  for (const auto& part : parts) found += static_cast<int64_t>(part.size());
-  if (found < h.entries) {
-    throw_at_line(text, text.size(),
-                  "the input ends after " + std::to_string(found) + " of the " +
-                      std::to_string(h.entries) + " entries the size line declares (truncated?)");
+  for (size_t begin = h.body_offset; !piece.empty(); piece = chunks.next(), begin = 0) {
+    throw_if_cancelled();
+    if (chunks.bytes_read() > most_bytes)
+      throw LimitError("the text goes on past " + std::to_string(most_bytes) + " bytes, more than " +
+                       std::to_string(h.entries) + " entries need (" + std::to_string(limits.bytes_per_entry) +
+                       " bytes an entry, --max-bytes-per-nnz, and " + std::to_string(limits.text_slack_bytes) +
+                       " bytes of comments, --max-comment-kb)");
+    const EntryCap cap{h.entries - found,
+                       "more entries than the " + std::to_string(h.entries) + " the size line declares"};
+    std::vector<CooPart> scanned =
+        scan_entry_lines(piece, begin, chunks.first_line(), "%", cap, [&](size_t range_begin, size_t range_end) {
+          return scan_entries(piece, range_begin, range_end, h, h.entries - found);
+        });
+    for (CooPart& part : scanned) {
+      found += static_cast<int64_t>(part.size());
+      parts.push_back(std::move(part));
+    }
   }
+  if (found < h.entries) {
+    throw InputError("line " + std::to_string(chunks.first_line()) + ": the input ends after " + std::to_string(found) +
+                     " of the " + std::to_string(h.entries) + " entries the size line declares (truncated?)");
+  }
+  throw_if_cancelled();
   return build_csr(static_cast<int32_t>(h.rows), static_cast<int32_t>(h.cols), std::move(parts),
                    h.mirror, Duplicates::Sum);
 }
 
+CsrF64 parse_matrix_market(std::string_view text, const ReadLimits& limits) {
+  return parse_matrix_market(*text_from_bytes(text), limits);
+}
+
 CsrF64 read_matrix_market_file(const std::string& path, const ReadLimits& limits) {
-  const std::string text = read_file_limited(path, limits.max_bytes);  // its errors name the path
   try {
-    return parse_matrix_market(text, limits);
+    return parse_matrix_market(*text_from_file(path), limits);
+  } catch (const NotFoundError&) {
+    throw;
   } catch (const LimitError& e) {
     throw LimitError(path + ": " + e.what());
   } catch (const InputError& e) {

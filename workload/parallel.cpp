@@ -7,6 +7,8 @@
 #include <thread>
 #include <vector>
 
+#include "workload/cancellation.h"
+
 namespace ktune {
 
 int worker_count(int64_t items, int64_t min_items_per_thread) {
@@ -20,9 +22,12 @@ void parallel_for(int tasks, int threads, const std::function<void(int)>& task) 
   std::atomic<int> next{0};
   std::exception_ptr first_error;
   std::mutex error_mutex;
+  const std::atomic<bool>* cancellation = current_cancellation();
   auto drain = [&] {
+    CancellationScope scope(cancellation);
     for (int i = next++; i < tasks; i = next++) {
       try {
+        throw_if_cancelled();
         task(i);
       } catch (...) {
         std::lock_guard<std::mutex> lock(error_mutex);

@@ -11,7 +11,8 @@ namespace ktune {
 int worker_count(int64_t items, int64_t min_items_per_thread);
 
 // Runs task(i) for every i in [0, tasks) on up to `threads` threads, taking tasks in order
-// as threads free up; the first exception thrown by a task is rethrown here.
+// as threads free up; the first exception thrown by a task is rethrown here. The threads
+// share the caller's cancellation (workload/cancellation.h) and start no task once it is set.
 void parallel_for(int tasks, int threads, const std::function<void(int)>& task);
 
 // [begin, end) of part `part` when `total` items are cut into `parts` near-equal parts.

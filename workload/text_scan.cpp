@@ -51,23 +51,34 @@ bool parse_real(const char* p, const char* end, double& out) {
 
 std::string quoted(const char* p, const char* end) {
   constexpr ptrdiff_t kShown = 40;
-  if (end - p <= kShown) return "'" + std::string(p, end) + "'";
-  return "'" + std::string(p, p + kShown) + "...'";
+  const char* shown_end = end - p <= kShown ? end : p + kShown;
+  // Bytes outside printable ASCII are shown as \xNN, so a message is valid UTF-8 whatever it quotes.
+  std::string out = "'";
+  for (const char* c = p; c < shown_end; ++c) {
+    const auto byte = static_cast<unsigned char>(*c);
+    if (byte >= 0x20 && byte < 0x7f) {
+      out += *c;
+    } else {
+      static const char* hex = "0123456789abcdef";
+      out += {'\\', 'x', hex[byte >> 4], hex[byte & 15]};
+    }
+  }
+  return out + (shown_end < end ? "...'" : "'");
 }
 
-int64_t line_number_at(std::string_view text, size_t offset) {
+int64_t line_number_at(std::string_view text, size_t offset, int64_t first_line) {
   offset = std::min(offset, text.size());
-  return 1 + std::count(text.begin(), text.begin() + static_cast<ptrdiff_t>(offset), '\n');
+  return first_line + std::count(text.begin(), text.begin() + static_cast<ptrdiff_t>(offset), '\n');
 }
 
-void throw_at_line(std::string_view text, size_t offset, const std::string& message, bool limit) {
-  const std::string full = "line " + std::to_string(line_number_at(text, offset)) + ": " + message;
+void throw_at_line(std::string_view text, size_t offset, const std::string& message, bool limit, int64_t first_line) {
+  const std::string full = "line " + std::to_string(line_number_at(text, offset, first_line)) + ": " + message;
   if (limit) throw LimitError(full);
   throw InputError(full);
 }
 
 std::vector<CooPart> scan_entry_lines(
-    std::string_view text, size_t begin, std::string_view comment_chars, const EntryCap& cap,
+    std::string_view text, size_t begin, int64_t first_line, std::string_view comment_chars, const EntryCap& cap,
     const std::function<ScannedRange(size_t, size_t)>& scan_range) {
   const int threads = worker_count(static_cast<int64_t>(text.size() - begin), kMinBytesPerThread);
   const std::vector<size_t> cuts = line_aligned_cuts(text, begin, text.size(), threads);
@@ -79,12 +90,11 @@ std::vector<CooPart> scan_entry_lines(
     const auto count = static_cast<int64_t>(ranges[t].entries.size());
     if (entries_before + count > cap.max_entries) {
       const auto first_beyond = static_cast<size_t>(cap.max_entries - entries_before);
-      throw_at_line(text,
-                    offset_of_data_line(text, cuts[t], cuts[t + 1], first_beyond, comment_chars),
-                    cap.message, cap.limit);
+      throw_at_line(text, offset_of_data_line(text, cuts[t], cuts[t + 1], first_beyond, comment_chars),
+                    cap.message, cap.limit, first_line);
     }
     if (const auto& failure = ranges[t].failure) {
-      throw_at_line(text, failure->offset, failure->message, failure->limit);
+      throw_at_line(text, failure->offset, failure->message, failure->limit, first_line);
     }
     entries_before += count;
   }

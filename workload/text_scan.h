@@ -52,12 +52,13 @@ bool parse_real(const char* p, const char* end, double& out);
 // A token as it should appear in an error message: quoted and cut short.
 std::string quoted(const char* p, const char* end);
 
-// 1-based number of the line holding byte `offset` of `text`.
-int64_t line_number_at(std::string_view text, size_t offset);
+// 1-based number of the line holding byte `offset` of `text`, whose first line is `first_line`.
+int64_t line_number_at(std::string_view text, size_t offset, int64_t first_line = 1);
 
-// "line N: message" as an InputError, or as a LimitError when `limit` is set.
+// "line N: message" as an InputError, or as a LimitError when `limit` is set; `text` is a
+// piece of a larger text starting at line `first_line`.
 [[noreturn]] void throw_at_line(std::string_view text, size_t offset, const std::string& message,
-                                bool limit = false);
+                                bool limit = false, int64_t first_line = 1);
 
 // A problem found while scanning a range of lines on some thread; turned into an error
 // only if no earlier range failed.
@@ -90,10 +91,11 @@ struct EntryCap {
 
 // Cuts text[begin, end of text) into line-aligned ranges, scans them on several threads
 // with `scan_range(range_begin, range_end)`, and returns their entries in text order. The
-// problem that comes first in the text is thrown with its line number: a range's failure or
-// the data line (neither blank nor starting with one of `comment_chars`) beyond the cap.
+// problem that comes first in the text is thrown with its line number (counted from
+// `first_line`, the number of text's first line): a range's failure or the data line
+// (neither blank nor starting with one of `comment_chars`) beyond the cap.
 std::vector<CooPart> scan_entry_lines(
-    std::string_view text, size_t begin, std::string_view comment_chars, const EntryCap& cap,
+    std::string_view text, size_t begin, int64_t first_line, std::string_view comment_chars, const EntryCap& cap,
     const std::function<ScannedRange(size_t, size_t)>& scan_range);
 
 }  // namespace ktune

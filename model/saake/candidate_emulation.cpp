@@ -10,6 +10,7 @@
 #include "model/interp/interpreter.h"
 #include "model/saake/block_weights.h"
 #include "model/saake/csr_block_weights.h"
+#include "workload/cancellation.h"
 #include "workload/input_error.h"
 
 namespace ktune {
@@ -158,6 +159,7 @@ CandidatePrediction emulate_plan(const LaunchPlan& plan, const CompiledKernel& k
   // The interpreter and emulator report bad input as InputError; anything else escaping
   // them (an out_of_range on a malformed operand, memory for a huge trace) is still about
   // this candidate, not the daemon, and must reach the client as such.
+  throw_if_cancelled();
   try {
     return emulate_plan_unguarded(plan, kernel, estimate, gpu, options);
   } catch (const InputError&) {

@@ -76,7 +76,7 @@ TEST_F(ApiTest, TuneThenExactLookupThenStoredAnswer) {
   const json up = upload(shared_matrix("hammond.mtx.gz"), 201);
   const json answer = post("/v1/tune", tune_request(up["id"]), 200);
   EXPECT_EQ(answer["source"], "model");
-  EXPECT_EQ(answer["match"], "model");
+  EXPECT_EQ(answer["match"], "exact") << "tuned for this very workload, though only predicted";
   EXPECT_EQ(answer["signature"], up["signature"]);
   EXPECT_EQ(answer["family"], "spmv");
   EXPECT_FALSE(answer["schedule"].get<std::string>().empty());
@@ -111,7 +111,8 @@ TEST_F(ApiTest, TuneThenExactLookupThenStoredAnswer) {
   const std::string sig = up["signature"];
   const json hit = get("/v1/configs?kernel=spmv&dtype=f32&signature=" + sig);
   EXPECT_EQ(hit["config_key"], answer["config_key"]);
-  EXPECT_EQ(hit["match"], "model") << "a model-only answer stored for this exact workload";
+  EXPECT_EQ(hit["match"], "exact") << "a model-only answer stored for this exact workload";
+  EXPECT_EQ(hit["source"], "model");
   EXPECT_EQ(hit["distance"], 0.0);
 
   const json other_dtype = get("/v1/configs?kernel=spmv&dtype=f64&signature=" + sig);

@@ -1,10 +1,12 @@
 // Bad input gets a clear 4xx and the daemon keeps serving, with what it stored intact.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "ktuned_process.h"
+#include "workload/gzip.h"
 
 namespace ktune::testing {
 namespace {
@@ -88,7 +90,63 @@ TEST_F(BadInputTest, MissingThingsAre404) {
 
 TEST_F(BadInputTest, GarbageFileInTheDataDirFailsTheJobWithItsLine) {
   expect_error(tune(R"({"kernel":"spmv","workload":{"path":"garbage.mtx"},"wait":true})"), 400, "line 4");
-  expect_error(tune(R"({"kernel":"spmv","workload":{"path":"absent.mtx"},"wait":true})"), 404, "absent.mtx");
+}
+
+TEST_F(BadInputTest, PathsAreCheckedBeforeAJobIsQueued) {
+  // A missing file takes no queue slot: 404 at once, even without waiting.
+  expect_error(tune(R"({"kernel":"spmv","workload":{"path":"absent.mtx"}})"), 404, "absent.mtx");
+  expect_error(tune(R"({"kernel":"spmv","workload":{"path":")" + std::string(5000, 'a') + R"("}})"), 400,
+               "characters");
+  expect_error(tune(R"({"kernel":"spmv","workload":{"path":"a/)" + std::string(300, 'b') + R"("}})"), 400, "name of 300");
+  expect_error(tune(R"({"kernel":"spmv","workload":{"path":"garbage.mtx\u0000.png"}})"), 400, "NUL");
+}
+
+TEST_F(BadInputTest, DeepNestingIsRefusedBeforeParsing) {
+  std::string nested;
+  for (int i = 0; i < 100000; ++i) nested += R"({"a":)";
+  nested += "1" + std::string(100000, '}');
+  expect_error(tune(nested), 400, "nests");
+  expect_error(tune(R"({"kernel":"spmv","workload":{"generator":"stencil2d","n":8,"x":)" + nested + "}}"), 400, "nests");
+  expect_error(tune(std::string(100000, '[') + std::string(100000, ']')), 400, "nests");
+}
+
+TEST_F(BadInputTest, InvalidUtf8IsA4xxWithValidJsonAndCounted) {
+  const std::string before = daemon_->client().Get("/metrics")->body;
+  expect_error(upload("%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 \xff\xfe\n"), 400, "line 3");
+  expect_error(upload("%%MatrixMarket matrix \xff coordinate real\n3 3 1\n1 1 1\n"), 400, "line 1");
+  expect_error(daemon_->client().Get("/v1/configs?kernel=%FF&signature=x&dtype=f32"), 400, "unknown kernel");
+  expect_error(daemon_->client().Get("/v1/configs?kernel=spmv&signature=x&dtype=%C3%28"), 400, "dtype");
+  const std::string after = daemon_->client().Get("/metrics")->body;
+  const std::string counter = "ktune_http_requests_total{route=\"/v1/matrices\",status=\"400\"}";
+  EXPECT_NE(after.find(counter), std::string::npos) << after;
+  EXPECT_EQ(after.find("status=\"500\""), std::string::npos) << after;
+}
+
+TEST_F(BadInputTest, ATinyUploadDeclaringAHugeMatrixIsRefusedAtOnce) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string tiny = "%%MatrixMarket matrix coordinate real general\n268435456 268435456 1\n1 1 1.0\n";
+  ASSERT_LT(tiny.size(), 80u);
+  expect_error(upload(tiny), 413, "--max-rows");
+  expect_error(upload("%%MatrixMarket matrix coordinate real general\n16000000 16000000 1\n1 1 1.0\n"), 413,
+               "per entry");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+}
+
+TEST_F(BadInputTest, GzipBombsAreRefusedAfterTheirFirstPiece) {
+  const long baseline_kb = daemon_->memory_kb("VmRSS");
+  // 4 GB of zeros in about 4 MB: not Matrix Market, refused at its first (overlong) line.
+  const std::string zeros = gzip_compress(std::string(size_t{16} << 20, '0'), 9);
+  std::string bomb;
+  for (int i = 0; i < 256; ++i) bomb += zeros;
+  // A valid header and entry, then 4 GB of comment lines.
+  const std::string comments = gzip_compress(std::string(size_t{16} << 20, '%').replace(0, 1, "\n"), 9);
+  std::string comment_bomb = gzip_compress("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1\n", 9);
+  for (int i = 0; i < 256; ++i) comment_bomb += comments;
+  const auto start = std::chrono::steady_clock::now();
+  expect_error(upload(bomb), 400, "line 1 is longer");
+  expect_error(upload(comment_bomb), 413, "more than 1 entries need");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  EXPECT_LT(daemon_->memory_kb("VmHWM") - baseline_kb, 512L << 10) << "peak RSS above the daemon's baseline";
 }
 
 }  // namespace

@@ -97,18 +97,56 @@ TEST(JobsTest, ProgressShowsTheBestSoFarAndAnEta) {
   EXPECT_TRUE(post_json(d, bad, 400).contains("error"));
 }
 
-TEST(JobsTest, CancelARunningJob) {
-  KtunedProcess d(fresh_dir("jobs-cancel"));
-  const std::string id = post_json(d, long_tune(4001), 202)["job"];
-  poll(d, id, [](const json& j) { return j["state"] == "running"; });
+// Cancels `id` once `ready(job)` holds and returns the seconds until the job manager's
+// thread is free again: a job queued behind it starts running.
+template <typename Ready>
+double cancel_latency(KtunedProcess& d, const std::string& id, Ready ready, int behind_n) {
+  poll(d, id, ready);
+  const std::string behind = post_json(d, long_tune(behind_n), 202)["job"];
+  const auto start = std::chrono::steady_clock::now();
   auto res = d.client().Delete("/v1/jobs/" + id);
-  ASSERT_TRUE(res);
+  EXPECT_TRUE(res);
   EXPECT_EQ(res->status, 200) << res->body;
-  const json cancelled = poll(d, id, [](const json& j) { return j["state"] == "cancelled"; });
-  EXPECT_LT(cancelled["progress"]["done"].get<int>(), cancelled["progress"]["planned"].get<int>());
+  EXPECT_EQ(json::parse(res->body)["state"], "cancelled") << "stored at once";
+  EXPECT_EQ(job(d, id)["state"], "cancelled");
+  poll(d, behind, [](const json& j) { return j["state"] != "queued"; }, 30);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   auto again = d.client().Delete("/v1/jobs/" + id);
-  ASSERT_TRUE(again);
-  EXPECT_EQ(again->status, 409);
+  EXPECT_TRUE(again);
+  EXPECT_EQ(again->status, 409) << "already cancelled";
+  d.client().Delete("/v1/jobs/" + behind);
+  return seconds;
+}
+
+TEST(JobsTest, CancelReachesEveryPhaseWithinASecond) {
+  KtunedProcess d(fresh_dir("jobs-cancel"));
+  // Preparation: generating, reading and measuring a large matrix, then the first model's estimates.
+  const json big = {{"kernel", "spmv"},
+                    {"workload", {{"generator", "rmat"}, {"scale", 20}, {"edge_factor", 15}, {"seed", 7}}},
+                    {"budget", {{"compiles", 40}}}};
+  const std::string preparing = post_json(d, big, 202)["job"];
+  EXPECT_LT(cancel_latency(d, preparing, [](const json& j) { return j["state"] == "running"; }, 4002), 1.0);
+  // Compilation and emulation of the candidates.
+  const std::string compiling = post_json(d, long_tune(4001), 202)["job"];
+  const double during_model = cancel_latency(
+      d, compiling, [](const json& j) { return j["progress"]["done"].get<int>() >= 1; }, 4003);
+  EXPECT_LT(during_model, 1.0);
+  const json cancelled = job(d, compiling);
+  EXPECT_LT(cancelled["progress"]["done"].get<int>(), cancelled["progress"]["planned"].get<int>());
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_EQ(job(d, compiling)["progress"], cancelled["progress"]) << "a cancelled job does no more work";
+}
+
+TEST(JobsTest, SigtermEndsTheDaemonWithinSecondsWhateverRuns) {
+  KtunedProcess d(fresh_dir("jobs-sigterm"));
+  const json big = {{"kernel", "spmv"},
+                    {"workload", {{"generator", "rmat"}, {"scale", 20}, {"edge_factor", 15}, {"seed", 8}}},
+                    {"budget", {{"compiles", 40}}}};
+  const std::string id = post_json(d, big, 202)["job"];
+  poll(d, id, [](const json& j) { return j["state"] == "running"; });
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(d.stop(SIGTERM), 0);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
 
 TEST(JobsTest, KillNineThenRestartResumesAndLosesNothing) {

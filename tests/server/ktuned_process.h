@@ -89,6 +89,14 @@ class KtunedProcess {
   }
 
   int port() const { return port_; }
+  pid_t pid() const { return pid_; }
+  // A line of /proc/PID/status in kB, e.g. "VmRSS" (now) or "VmHWM" (the peak so far).
+  long memory_kb(const std::string& field) const {
+    std::ifstream in("/proc/" + std::to_string(pid_) + "/status");
+    for (std::string line; std::getline(in, line);)
+      if (line.rfind(field + ":", 0) == 0) return std::stol(line.substr(field.size() + 1));
+    return -1;
+  }
   std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
   const std::filesystem::path& dir() const { return dir_; }
   httplib::Client client() const {

@@ -97,8 +97,14 @@ TEST(EdgeListErrors, LimitsNameTheLine) {
   EXPECT_EQ(error_of(five, limits, true).rfind("line 4: more than 2 edges", 0), 0u)
       << error_of(five, limits, true);
   limits = {};
-  limits.max_bytes = 3;
-  EXPECT_THROW(parse_edge_list("0 1\n", limits, false), LimitError);
+  limits.text_slack_bytes = 8;
+  limits.bytes_per_entry = 4;
+  EXPECT_EQ(to_entries(parse_edge_list("0 1\n1 2\n", limits, false)).size(), 2u);
+  EXPECT_THROW(parse_edge_list("# comment\n0 1\n", limits, false), LimitError);
+  limits = {};
+  limits.max_rows = limits.max_cols = int64_t{1} << 30;
+  const std::string far = "0 1\n0 " + std::to_string((1 << 20) + 100) + "\n";
+  EXPECT_NE(error_of(far, limits).find("at most 1048608 rows"), std::string::npos) << error_of(far, limits);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "workload/gzip.h"
 #include "workload/input_error.h"
+#include "workload/line_chunks.h"
 
 namespace ktune {
 namespace {
@@ -238,10 +239,64 @@ TEST(MatrixMarketErrors, SizesBeyondLimitsAreLimitErrors) {
   EXPECT_THROW(parse_matrix_market(std::string(kHeader) + "101 5 1\n1 1 1\n", small), LimitError);
   EXPECT_THROW(parse_matrix_market(std::string(kHeader) + "5 101 1\n1 1 1\n", small), LimitError);
   EXPECT_THROW(parse_matrix_market(std::string(kHeader) + "5 5 11\n", small), LimitError);
-  small.max_bytes = 20;
-  EXPECT_THROW(parse_matrix_market(std::string(kHeader) + "1 1 0\n", small), LimitError);
   const std::string message = error_of(std::string(kHeader) + "%\n3000000000 5 1\n");
   EXPECT_EQ(message.rfind("line 3: ", 0), 0u) << message;
+}
+
+// The header, then one line repeated without end; counts the bytes a reader took.
+class EndlessText : public TextSource {
+ public:
+  EndlessText(std::string head, std::string line) : head_(std::move(head)), line_(std::move(line)) {}
+  size_t read(char* out, size_t capacity) override {
+    for (size_t i = 0; i < capacity; ++i, ++pos_)
+      out[i] = pos_ < head_.size() ? head_[pos_] : line_[(pos_ - head_.size()) % line_.size()];
+    return capacity;
+  }
+  uint64_t bytes_read() const { return pos_; }
+
+ private:
+  std::string head_, line_;
+  uint64_t pos_ = 0;
+};
+
+TEST(MatrixMarketErrors, EndlessCommentsStopAtTheSlack) {
+  EndlessText before_size(std::string(kHeader), "% a comment that never ends\n");
+  EXPECT_THROW(parse_matrix_market(before_size, {}), LimitError);
+  EXPECT_LE(before_size.bytes_read(), LineChunks::kChunkBytes);
+}
+
+TEST(MatrixMarketErrors, TextBeyondWhatTheEntriesNeedIsRefusedAtTheFirstPieceTooMany) {
+  EndlessText after_entries(std::string(kHeader) + "3 3 1\n1 1 1.0\n", "%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%\n");
+  try {
+    parse_matrix_market(after_entries, {});
+    FAIL();
+  } catch (const LimitError& e) {
+    EXPECT_NE(std::string(e.what()).find("more than 1 entries need"), std::string::npos) << e.what();
+  }
+  // Stopped at the first piece past 1 MB of slack, not after reading gigabytes.
+  EXPECT_LE(after_entries.bytes_read(), ReadLimits{}.text_slack_bytes + 2 * LineChunks::kChunkBytes);
+}
+
+TEST(MatrixMarketErrors, AGzipBombIsRefusedAfterItsFirstPiece) {
+  const std::string member = gzip_compress(std::string(kHeader) + "2 2 1\n1 1 1\n" + std::string(16 << 20, '\n'), 9);
+  std::string zeros = gzip_compress(std::string(16 << 20, '\n'), 9);
+  std::string bomb = member;
+  for (int i = 0; i < 256; ++i) bomb += zeros;  // 4 GB of blank lines
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_THROW(parse_matrix_market(std::string_view(bomb), {}), LimitError);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+}
+
+TEST(MatrixMarketErrors, DimensionsMustBeEarnedByEntries) {
+  ReadLimits wide;
+  wide.max_rows = wide.max_cols = int64_t{1} << 30;
+  // 76 bytes declaring 2^28 x 2^28 with one entry: refused at the size line.
+  const std::string tiny = std::string(kHeader) + "268435456 268435456 1\n1 1 1\n";
+  const std::string message = error_of(tiny, wide);
+  EXPECT_NE(message.find("at most 1048592 rows and columns"), std::string::npos) << message;
+  EXPECT_THROW(parse_matrix_market(tiny, {}), LimitError);  // beyond --max-rows as well
+  // Up to the free dimension, one entry is enough.
+  EXPECT_EQ(parse_matrix_market(std::string(kHeader) + "1048576 1048576 1\n1 1 1\n", {}).rows, 1048576);
 }
 
 TEST(MatrixMarketErrors, AbsurdDeclaredSizesFailAtOnce) {

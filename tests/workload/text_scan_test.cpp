@@ -80,7 +80,7 @@ TEST(TextScan, ScanEntryLinesKeepsOrderAndReportsTheFirstProblem) {
   ASSERT_GT(text.size(), size_t{2} << 20);  // more than one range on two cores
   const EntryCap no_cap{1 << 30, "too many", false};
   const auto scan = [&](size_t b, size_t e) { return scan_digits(text, b, e); };
-  const std::vector<CooPart> parts = scan_entry_lines(text, 0, "#", no_cap, scan);
+  const std::vector<CooPart> parts = scan_entry_lines(text, 0, 1, "#", no_cap, scan);
   std::vector<int32_t> rows;
   for (const auto& p : parts) rows.insert(rows.end(), p.row.begin(), p.row.end());
   ASSERT_EQ(rows.size(), 400000u);
@@ -90,7 +90,7 @@ TEST(TextScan, ScanEntryLinesKeepsOrderAndReportsTheFirstProblem) {
     }
   }
   try {
-    scan_entry_lines(text, 0, "#", EntryCap{1000, "too many", true}, scan);
+    scan_entry_lines(text, 0, 1, "#", EntryCap{1000, "too many", true}, scan);
     FAIL();
   } catch (const LimitError& e) {
     EXPECT_STREQ(e.what(), "line 1502: too many");  // the 1001st entry: lines 2, 3, 5, 6, ...
@@ -103,10 +103,17 @@ TEST(TextScan, ScanEntryLinesKeepsOrderAndReportsTheFirstProblem) {
   bad[bad.size() - 2] = 'x';
   const auto scan_bad = [&](size_t b, size_t e) { return scan_digits(bad, b, e); };
   try {
-    scan_entry_lines(bad, 0, "#", no_cap, scan_bad);
+    scan_entry_lines(bad, 0, 1, "#", no_cap, scan_bad);
     FAIL();
   } catch (const InputError& e) {
     EXPECT_EQ(e.what(), "line " + std::to_string(line_number_at(bad, middle)) + ": an x");
+  }
+  // A piece of a longer text names lines as the whole text numbers them.
+  try {
+    scan_entry_lines(bad, 0, 1001, "#", no_cap, scan_bad);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.what(), "line " + std::to_string(line_number_at(bad, middle) + 1000) + ": an x");
   }
 }
 
