@@ -31,7 +31,9 @@ void bind_json(SQLite::Statement& statement, int index, const nlohmann::json& va
 }
 
 void bind_value(SQLite::Statement& statement, int index, Blob value) {
-  statement.bind(index, value.bytes.data(), static_cast<int>(value.bytes.size()));
+  // Not copied: a blob (an upload, a cubin) may be hundreds of megabytes, and the bytes
+  // outlive the statement's execution, which is all SQLite needs.
+  statement.bindNoCopy(index, value.bytes.data(), static_cast<int>(value.bytes.size()));
 }
 
 int64_t RowCursor::int64() { return next().getInt64(); }

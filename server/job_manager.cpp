@@ -1,5 +1,7 @@
 #include "server/job_manager.h"
 
+#include <malloc.h>
+
 #include <random>
 
 #include "db/job_repository.h"
@@ -178,6 +180,8 @@ void JobManager::run(const std::shared_ptr<Active>& job) {
       log_error("job " + id + " failed: " + e.what());
     }
     metrics_.set_gauge("jobs_running", 0);
+    // A job frees hundreds of megabytes at once; glibc would keep them for the next one.
+    malloc_trim(0);
   }
   {
     std::lock_guard<std::mutex> lock(mutex_);

@@ -1,5 +1,7 @@
 #include "server/service.h"
 
+#include <malloc.h>
+
 #include <set>
 #include <sstream>
 
@@ -422,18 +424,27 @@ Metrics& Service::metrics() { return parts_->metrics; }
 nlohmann::json Service::upload_matrix(const std::string& body, const std::string& name, bool* created) {
   ServiceParts& p = *parts_;
   if (body.empty()) throw InputError("the request body is empty; send a Matrix Market file (plain or gzip)");
-  const CsrF64 matrix = parse_matrix_market(std::string_view(body), p.config.limits);
-  const Signature sig = compute_signature(matrix, WorkloadKind::SparseMatrix);
+  Signature sig;
+  int64_t workload_id = 0, rows = 0, cols = 0, nnz = 0;
+  {  // the matrix is freed before the upload is compressed and stored
+    const CsrF64 matrix = parse_matrix_market(std::string_view(body), p.config.limits);
+    sig = compute_signature(matrix, WorkloadKind::SparseMatrix);
+    workload_id = store_workload(p.db, sig, WorkloadKind::SparseMatrix, matrix,
+                                 name.empty() ? "upload:m" + sig.exact.substr(0, 20) : name);
+    rows = matrix.rows;
+    cols = matrix.cols;
+    nnz = matrix.nnz();
+  }
   const std::string id = "m" + sig.exact.substr(0, 20);
-  const int64_t workload_id = store_workload(p.db, sig, WorkloadKind::SparseMatrix, matrix, name.empty() ? "upload:" + id : name);
-  const StoredUpload stored = UploadRepository(p.db).put(id, workload_id, is_gzip(body) ? body : gzip_compress(body),
+  const std::string compressed = is_gzip(body) ? std::string() : gzip_compress(body);
+  const StoredUpload stored = UploadRepository(p.db).put(id, workload_id, compressed.empty() ? body : compressed,
                                                         {p.config.max_uploads, p.config.max_upload_bytes});
   *created = stored.created;
   for (const std::string& evicted : stored.evicted) log_info("upload store full: evicted " + evicted + ", the least recently used");
   p.metrics.increment("uploads_evicted_total", static_cast<double>(stored.evicted.size()));
   p.metrics.increment("uploads_total");
-  return {{"id", id}, {"signature", sig.exact}, {"features", sig.to_json()},
-          {"rows", matrix.rows}, {"cols", matrix.cols}, {"nnz", matrix.nnz()}};
+  malloc_trim(0);  // the text's entries and the CSR are freed: give the memory back now
+  return {{"id", id}, {"signature", sig.exact}, {"features", sig.to_json()}, {"rows", rows}, {"cols", cols}, {"nnz", nnz}};
 }
 
 TuneReply Service::tune(const nlohmann::json& request) {

@@ -6,6 +6,9 @@
 #include "workload/input_error.h"
 
 namespace ktune {
+namespace {
+constexpr size_t kFirstReadBytes = size_t{64} << 10;
+}  // namespace
 
 LineChunks::LineChunks(TextSource& source, size_t chunk_bytes, size_t max_line_bytes)
     : source_(source), chunk_bytes_(std::max<size_t>(chunk_bytes, 1)), max_line_bytes_(max_line_bytes) {}
@@ -18,9 +21,11 @@ std::string_view LineChunks::next() {
   piece_ = 0;
   size_t want = chunk_bytes_;
   for (;;) {
-    if (buffer_.size() < want) buffer_.resize(want);
     while (held_ < want && !ended_) {
-      const size_t n = source_.read(buffer_.data() + held_, want - held_);
+      // The buffer grows as text arrives: a short text (most uploads) must
+      // not cost a whole piece of zeroed memory.
+      if (held_ == buffer_.size()) buffer_.resize(std::min(want, std::max(2 * held_, kFirstReadBytes)));
+      const size_t n = source_.read(buffer_.data() + held_, std::min(want, buffer_.size()) - held_);
       held_ += n;
       ended_ = n == 0;
     }

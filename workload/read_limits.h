@@ -11,7 +11,9 @@ namespace ktune {
 struct ReadLimits {
   int64_t max_rows = int64_t{1} << 24;
   int64_t max_cols = int64_t{1} << 24;
-  int64_t max_entries = int64_t{1} << 24;  // stored entries, before symmetric mirroring
+  // Stored entries, before symmetric mirroring. At 2^23 a tune's peak memory stays within
+  // about 1 GB (the upload, its CSR, and the plans the candidates prepare side by side).
+  int64_t max_entries = int64_t{1} << 23;
   // Rows and columns cost memory and time whether or not they hold entries (row pointers,
   // vectors, per-row features): a matrix may have this many of each for free and this
   // many more for each entry, so a few bytes cannot declare a matrix of 2^28 empty rows.
