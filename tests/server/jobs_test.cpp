@@ -122,7 +122,7 @@ TEST(JobsTest, CancelReachesEveryPhaseWithinASecond) {
   KtunedProcess d(fresh_dir("jobs-cancel"));
   // Preparation: generating, reading and measuring a large matrix, then the first model's estimates.
   const json big = {{"kernel", "spmv"},
-                    {"workload", {{"generator", "rmat"}, {"scale", 20}, {"edge_factor", 15}, {"seed", 7}}},
+                    {"workload", {{"generator", "rmat"}, {"scale", 19}, {"edge_factor", 15}, {"seed", 7}}},
                     {"budget", {{"compiles", 40}}}};
   const std::string preparing = post_json(d, big, 202)["job"];
   EXPECT_LT(cancel_latency(d, preparing, [](const json& j) { return j["state"] == "running"; }, 4002), 1.0);
@@ -140,7 +140,7 @@ TEST(JobsTest, CancelReachesEveryPhaseWithinASecond) {
 TEST(JobsTest, SigtermEndsTheDaemonWithinSecondsWhateverRuns) {
   KtunedProcess d(fresh_dir("jobs-sigterm"));
   const json big = {{"kernel", "spmv"},
-                    {"workload", {{"generator", "rmat"}, {"scale", 20}, {"edge_factor", 15}, {"seed", 8}}},
+                    {"workload", {{"generator", "rmat"}, {"scale", 19}, {"edge_factor", 15}, {"seed", 8}}},
                     {"budget", {{"compiles", 40}}}};
   const std::string id = post_json(d, big, 202)["job"];
   poll(d, id, [](const json& j) { return j["state"] == "running"; });
