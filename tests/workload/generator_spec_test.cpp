@@ -112,9 +112,11 @@ TEST(GeneratorSpec, InvalidFieldsAreInputErrorsThatSayWhy) {
 
 TEST(GeneratorSpec, CheckSpecValidatesWithoutGenerating) {
   EXPECT_NO_THROW(
-      check_spec({{"generator", "rmat"}, {"scale", 20}, {"edge_factor", 16}, {"seed", 1}}, {}));
-  EXPECT_THROW(check_spec({{"generator", "rmat"}, {"scale", 20}, {"edge_factor", 16}}, {}),
+      check_spec({{"generator", "rmat"}, {"scale", 19}, {"edge_factor", 16}, {"seed", 1}}, {}));
+  EXPECT_THROW(check_spec({{"generator", "rmat"}, {"scale", 19}, {"edge_factor", 16}}, {}),
                InputError);
+  // 2^24 edges: beyond the default --max-nnz, decided without generating.
+  EXPECT_THROW(check_spec({{"generator", "rmat"}, {"scale", 20}, {"edge_factor", 16}, {"seed", 1}}, {}), LimitError);
   EXPECT_THROW(check_spec({{"generator", "stencil2d"}, {"n", 100000}}, {}), LimitError);
 }
 
