@@ -42,8 +42,12 @@ fs::path WorkloadResolver::inside_data_dir(const std::string& relative) const {
       throw InputError("workload.path has a name of " + std::to_string(part.native().size()) +
                        " characters, more than " + std::to_string(kMaxName));
   if (requested.is_absolute()) throw ForbiddenError("workload.path must be relative to the data dir: '" + relative + "'");
-  // Resolve symbolic links too, so a link inside the data dir cannot point outside it.
-  const fs::path full = fs::weakly_canonical(data_dir_ / requested);
+  // Resolve symbolic links too, so a link inside the data dir cannot point outside it. The
+  // data dir's own path counts against the system's limits too: a relative path within them
+  // may still make a full path too long (or meet a link loop), which is the request's fault.
+  std::error_code error;
+  const fs::path full = fs::weakly_canonical(data_dir_ / requested, error);
+  if (error) throw InputError("workload.path cannot be resolved in the data dir: " + error.message());
   auto [end, _] = std::mismatch(data_dir_.begin(), data_dir_.end(), full.begin(), full.end());
   if (end != data_dir_.end()) throw ForbiddenError("workload.path escapes the data dir: '" + relative + "'");
   return full;

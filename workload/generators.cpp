@@ -170,6 +170,15 @@ CsrF64 block_expand(const CsrF64& a, int32_t b, uint64_t seed) {
   const int32_t rows = fitting_int32(int64_t{a.rows} * b, "the block-expanded row count");
   const int32_t cols = fitting_int32(int64_t{a.cols} * b, "the block-expanded column count");
   fitting_int32(a.nnz() * b * b, "the block-expanded entry count");
+  // Only entries of `a` use the block: with none, its b * b values (b may be 2^20 when `a` is
+  // empty, as the limits count entries) would be memory spent on nothing.
+  if (a.nnz() == 0) {
+    CsrF64 empty;
+    empty.rows = rows;
+    empty.cols = cols;
+    empty.row_ptr.assign(static_cast<size_t>(rows) + 1, 0);
+    return empty;
+  }
   std::vector<double> block(static_cast<size_t>(b) * b);
   RandomStream random(seed, 0);
   for (double& v : block) v = random.value();

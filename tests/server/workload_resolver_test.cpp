@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <string>
 
 #include "workload/input_error.h"
 
@@ -52,6 +53,23 @@ TEST_F(WorkloadResolverTest, PathsStayInsideTheDataDir) {
   EXPECT_THROW(r.validate({{"path", (root_ / "outside.mtx").string()}}), ForbiddenError);
   EXPECT_THROW(r.validate({{"path", "link.mtx"}}), ForbiddenError) << "a link out of the data dir";
   EXPECT_NO_THROW(r.validate({{"path", "sub/../sub/m.mtx"}}));
+}
+
+// Found by fuzzing (fuzz/fuzz_tune_request): a path within the 4095 characters allowed was,
+// joined to the data dir, too long for the system, and its filesystem_error answered 500.
+TEST_F(WorkloadResolverTest, APathTooLongOnceInTheDataDirIsAnInputError) {
+  const WorkloadResolver r = resolver();
+  std::string path(255, 'a');
+  while (path.size() + 256 <= 4095) path += "/" + std::string(255, 'a');
+  fs::create_symlink("loop.mtx", root_ / "data" / "loop.mtx");
+  for (const std::string& p : {path, std::string("loop.mtx")}) {
+    try {
+      r.validate({{"path", p}});
+      ADD_FAILURE() << p.size() << " characters accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("cannot be resolved"), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST_F(WorkloadResolverTest, RefusesMalformedSpecs) {

@@ -155,5 +155,17 @@ TEST(GeneratorSpec, SizesBeyondLimitsFailBeforeGenerating) {
       << message;
 }
 
+// Found reviewing fuzz/fuzz_generator_spec: an expansion of an empty matrix holds no entries,
+// so the limits let its block be 2^20 wide, and its b * b block values (8 TiB) were allocated.
+TEST(GeneratorSpec, ExpandingAnEmptyMatrixAllocatesNoBlock) {
+  const json spec = {{"generator", "block_expand"},
+                     {"block", 1 << 20},
+                     {"seed", 1},
+                     {"of", {{"generator", "uniform"}, {"rows", 1}, {"cols", 1}, {"per_row", 0}, {"seed", 1}}}};
+  const CsrF64 m = generate_from_spec(spec, {});
+  EXPECT_EQ(m.rows, 1 << 20);
+  EXPECT_EQ(m.nnz(), 0);
+}
+
 }  // namespace
 }  // namespace ktune
