@@ -62,7 +62,7 @@ int main() {
     for (Dtype dtype : {Dtype::F32, Dtype::F64}) {
       TuneRequest request;
       request.family = find_family("spmv");
-      request.dtype = dtype;
+      request.problem = Problem::of(dtype);
       request.budget.seconds = 1e9;
       bench::CollectingObserver q1, q2;
       const TuneOutcome a = tuner.run(original, request, q1), b = tuner.run(reordered, request, q2);

@@ -168,7 +168,7 @@ std::map<std::pair<std::string, std::string>, std::shared_ptr<const CompiledKern
   std::map<std::pair<std::string, std::string>, std::future<std::shared_ptr<const CompiledKernel>>> pending;
   for (const auto& [key, config] : configs) {
     for (const std::string& d : dtypes) {
-      const KernelSource s = family.source(config, dtype_from_string(d));
+      const KernelSource s = family.source(Problem::of(dtype_from_string(d)), config);
       CompileRequest request{s.code, s.entries, s.options, arch};
       pending[{key, d}] = pool.submit([&cache, request] { return cache.get(request); });
     }
@@ -198,12 +198,12 @@ json evaluate_workload(const json& entry, const Workload& w, const SpmvFamily& f
     cand.uncertainty_us = bench::median_uncertainty_us(c["measurement"].value("iqr_us", 0.0),
                                                        c["measurement"].value("count", 0.0));
     const auto t0 = Clock::now();
-    LaunchPlan plan = previous ? family.prepare_next(w, cand.config, dtype, *previous) : family.prepare(w, cand.config, dtype);
+    LaunchPlan plan = previous ? family.prepare_next(w, Problem::of(dtype), cand.config, *previous) : family.prepare(w, Problem::of(dtype), cand.config);
     // No family estimate: the emulator weighs SpMV blocks from the plan's CSR buffers.
-    const WorkEstimate estimate{};
+    const LaunchWeigher weigher{&family, WorkEstimate{}};
     const auto t1 = Clock::now();
     try {
-      const CandidatePrediction p = emulate_plan(plan, *kernels.at({cand.key, dtype_name}), estimate, gpu, options);
+      const CandidatePrediction p = emulate_plan(plan, *kernels.at({cand.key, dtype_name}), weigher, gpu, options);
       cand.predicted_us = p.microseconds;
       cand.bottleneck = std::string(resource_name(p.bottleneck)) + ":" + bound_kind_name(p.bottleneck_kind);
       json utilisation = json::object(), transactions = json::object();
@@ -373,7 +373,7 @@ int main(int argc, char** argv) try {
     clock_source = "--clock-ghz";
   }
   const SpmvFamily family;
-  const ParameterSpace space = family.space();
+  const ParameterSpace space = family.space({});
   std::map<std::string, Config> configs;
   for (const Config& c : space.enumerate()) configs[space.canonical(c)] = c;
 

@@ -57,7 +57,7 @@ inline void use_predictions(std::vector<GroundTruthCase>& cases, const std::map<
 inline std::map<std::string, OfflineSeed> saake_seeds(const std::vector<GroundTruthCase>& cases,
                                                       const std::map<std::string, PredictionTable>& tables,
                                                       const KernelFamily& family, const ParameterSpace& space) {
-  const CanonicalMoves moves = family.canonical_moves();
+  const CanonicalMoves moves = family.canonical_moves({});
   std::map<std::string, OfflineSeed> seeds;
   for (const GroundTruthCase& truth : cases) {
     OfflineSeed seed;

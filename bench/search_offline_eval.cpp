@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
     std::cerr << "unknown family " << family_name << "\n";
     return 2;
   }
-  const ParameterSpace space = family->space();
+  const ParameterSpace space = family->space({});
   std::vector<GroundTruthCase> cases = load_ground_truth(truth_path, space);
   std::map<std::string, PredictionTable> tables;
   if (predictions_path != "none") tables = load_prediction_tables(predictions_path, space);

@@ -159,7 +159,7 @@ int main(int argc, char** argv) try {
       const auto start = std::chrono::steady_clock::now();
       TuneRequest request;
       request.family = find_family("spmv");
-      request.dtype = dtype;
+      request.problem = Problem::of(dtype);
       request.budget.seconds = 1e9;
       bench::CollectingObserver collector;
       if (!o.schedule.empty()) {
@@ -169,7 +169,7 @@ int main(int argc, char** argv) try {
       if (!o.config.empty()) collector.skip = [&o](const std::string& key) { return key != o.config; };
       const TuneOutcome outcome = tuner.run(nw.workload, request, collector);
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      const double bytes = request.family->min_bytes(nw.workload, dtype);
+      const double bytes = request.family->min_bytes(nw.workload, request.problem);
       json configs = json::array();
       for (const CandidateOutcome& c : collector.all)
         configs.push_back({{"config", c.config_key},

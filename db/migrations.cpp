@@ -14,6 +14,7 @@ const std::vector<Migration>& migrations() {
       {"spmv answers without their zeroing launch", sql::k_0002_spmv_answers_without_zeroing_launch_sql},
       {"job attempts", sql::k_0003_job_attempts_sql},
       {"upload last use", sql::k_0004_upload_last_used_sql},
+      {"results per problem and kernel version", sql::k_0005_results_per_problem_sql},
   };
   return all;
 }

@@ -189,8 +189,8 @@ BaselineRecord read_baseline(RowCursor& row) {
 
 std::string result_columns(const std::string& alias) {
   return column_list(
-      alias, {"id", "workload_id", "kernel", "dtype", "device_id", "config", "answer", "source",
-              "predicted_us", "measured_us", "vendor", "provenance", "job_id", "updated_at"});
+      alias, {"id", "workload_id", "kernel", "problem", "dtype", "device_id", "kernel_version", "config", "answer",
+              "source", "predicted_us", "measured_us", "vendor", "provenance", "job_id", "updated_at"});
 }
 
 ResultRecord read_result(RowCursor& row) {
@@ -198,8 +198,10 @@ ResultRecord read_result(RowCursor& row) {
   r.id = row.int64();
   r.workload_id = row.int64();
   r.kernel = row.text();
+  r.problem = row.text();
   r.dtype = row.text();
   r.device_id = row.int64();
+  r.kernel_version = row.text();
   r.config = row.json();
   r.answer = row.json();
   r.source = result_source_from_string(row.text());

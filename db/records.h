@@ -124,8 +124,10 @@ struct ResultRecord {
   int64_t id = 0;
   int64_t workload_id = 0;
   std::string kernel;
-  std::string dtype;
+  std::string problem = "{}";  // canonical JSON of the family's problem parameters
+  std::string dtype;           // the precision, "f32" or "input:accumulate:output"
   int64_t device_id = 0;
+  std::string kernel_version;  // the family's template hash; '' for answers stored before it
   nlohmann::json config = nlohmann::json::object();
   nlohmann::json answer = nlohmann::json::object();  // the full tune answer
   ResultSource source = ResultSource::Model;

@@ -17,6 +17,7 @@ Dim3 dim_from_json(const nlohmann::json& j) {
 // Scalars keep their C type on the wire: the kernel reads exactly that many bytes.
 nlohmann::json arg_to_json(const KernelArg& a) {
   if (!a.buffer.empty()) return {{"buffer", a.buffer}};
+  if (a.iteration) return {{"iteration", true}};
   return std::visit(
       [](auto v) -> nlohmann::json {
         using T = decltype(v);
@@ -30,6 +31,7 @@ nlohmann::json arg_to_json(const KernelArg& a) {
 
 KernelArg arg_from_json(const nlohmann::json& j) {
   if (j.contains("buffer")) return KernelArg::of_buffer(j.at("buffer").get<std::string>());
+  if (j.contains("iteration")) return KernelArg::loop_iteration();
   if (j.contains("i32")) return KernelArg::of_scalar(j.at("i32").get<int32_t>());
   if (j.contains("i64")) return KernelArg::of_scalar(j.at("i64").get<int64_t>());
   if (j.contains("f32")) return KernelArg::of_scalar(j.at("f32").get<float>());
@@ -39,11 +41,16 @@ KernelArg arg_from_json(const nlohmann::json& j) {
 nlohmann::json step_to_json(const LaunchStep& s) {
   nlohmann::json args = nlohmann::json::array();
   for (const KernelArg& a : s.args) args.push_back(arg_to_json(a));
-  return {{"entry", s.entry},
-          {"grid", dim_to_json(s.grid)},
-          {"block", dim_to_json(s.block)},
-          {"shared_bytes", s.shared_bytes},
-          {"args", args}};
+  nlohmann::json j = {{"entry", s.entry},
+                      {"grid", dim_to_json(s.grid)},
+                      {"block", dim_to_json(s.block)},
+                      {"shared_bytes", s.shared_bytes},
+                      {"args", args}};
+  if (s.grid_from)
+    j["grid_from"] = {{"buffer", s.grid_from->buffer},
+                      {"index", s.grid_from->index},
+                      {"items_per_block", s.grid_from->items_per_block}};
+  return j;
 }
 
 LaunchStep step_from_json(const nlohmann::json& j) {
@@ -53,6 +60,11 @@ LaunchStep step_from_json(const nlohmann::json& j) {
   s.block = dim_from_json(j.at("block"));
   s.shared_bytes = j.at("shared_bytes").get<uint32_t>();
   for (const nlohmann::json& a : j.at("args")) s.args.push_back(arg_from_json(a));
+  if (j.contains("grid_from")) {
+    const nlohmann::json& g = j["grid_from"];
+    s.grid_from = GridFromCounter{g.at("buffer").get<std::string>(), g.at("index").get<uint32_t>(),
+                                  g.at("items_per_block").get<uint32_t>()};
+  }
   return s;
 }
 
@@ -73,41 +85,43 @@ nlohmann::json MeasureRequest::to_json() const {
   }
   nlohmann::json wire_steps = nlohmann::json::array();
   for (const LaunchStep& s : steps) wire_steps.push_back(step_to_json(s));
+  nlohmann::json wire_outputs = nlohmann::json::array();
+  for (const WireOutput& o : outputs)
+    wire_outputs.push_back(
+        {{"buffer", o.buffer}, {"elements", o.elements}, {"dtype", to_string(o.dtype)}, {"reference_key", o.reference_key}});
   return {{"kind", kind},
+          {"family", family},
+          {"problem", {{"params", problem.params}, {"precision", to_string(problem.precision)}}},
           {"buffers", wire_buffers},
           {"steps", wire_steps},
-          {"output", output},
-          {"output_elements", output_elements},
-          {"dtype", to_string(dtype)},
-          {"reference_key", reference_key},
-          {"row_lengths_key", row_lengths_key},
+          {"program", program_to_json(program)},
+          {"outputs", wire_outputs},
+          {"check_keys", check_keys},
           {"options", options.to_json()},
           {"fresh", fresh},
-          {"alg", alg},
-          {"rows", rows},
-          {"cols", cols},
-          {"nnz", nnz}};
+          {"vendor", {{"name", vendor.name}, {"label", vendor.label}, {"args", vendor.args}}}};
 }
 
 MeasureRequest MeasureRequest::from_json(const nlohmann::json& j) {
   MeasureRequest r;
   r.kind = j.at("kind").get<std::string>();
+  r.family = j.at("family").get<std::string>();
+  r.problem.params = j.at("problem").at("params");
+  r.problem.precision = precision_from_string(j.at("problem").at("precision").get<std::string>());
   for (const nlohmann::json& b : j.at("buffers")) {
     r.buffers.push_back({b.at("name").get<std::string>(), b.at("size").get<size_t>(),
                          b.at("content_key").get<std::string>()});
   }
   for (const nlohmann::json& s : j.at("steps")) r.steps.push_back(step_from_json(s));
-  r.output = j.at("output").get<std::string>();
-  r.output_elements = j.at("output_elements").get<size_t>();
-  r.dtype = dtype_from_string(j.at("dtype").get<std::string>());
-  r.reference_key = j.at("reference_key").get<std::string>();
-  r.row_lengths_key = j.at("row_lengths_key").get<std::string>();
+  r.program = program_from_json(j.at("program"));
+  for (const nlohmann::json& o : j.at("outputs"))
+    r.outputs.push_back({o.at("buffer").get<std::string>(), o.at("elements").get<size_t>(),
+                         dtype_from_string(o.at("dtype").get<std::string>()), o.at("reference_key").get<std::string>()});
+  r.check_keys = j.at("check_keys").get<std::map<std::string, std::string>>();
   r.options = MeasureOptions::from_json(j.at("options"));
   r.fresh = j.at("fresh").get<bool>();
-  r.alg = j.at("alg").get<std::string>();
-  r.rows = j.at("rows").get<int32_t>();
-  r.cols = j.at("cols").get<int32_t>();
-  r.nnz = j.at("nnz").get<int64_t>();
+  const nlohmann::json& v = j.at("vendor");
+  r.vendor = {v.at("name").get<std::string>(), v.at("label").get<std::string>(), v.at("args")};
   return r;
 }
 
@@ -120,9 +134,10 @@ std::vector<std::string> MeasureRequest::device_keys() const {
 }
 
 std::vector<std::string> MeasureRequest::host_keys() const {
-  std::vector<std::string> keys{reference_key};
-  if (!row_lengths_key.empty() && row_lengths_key != reference_key) keys.push_back(row_lengths_key);
-  return keys;
+  std::set<std::string> keys;
+  for (const WireOutput& o : outputs) keys.insert(o.reference_key);
+  for (const auto& [name, key] : check_keys) keys.insert(key);
+  return {keys.begin(), keys.end()};
 }
 
 }  // namespace ktune

@@ -3,13 +3,15 @@
 // named by a content key instead of carried, so that the worker keeps a matrix it already
 // holds and only what it lacks is uploaded (MessageType::Need / Upload).
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "gpu/measurement.h"
-#include "kernels/kernel_family.h"
+#include "kernels/launch_plan.h"
+#include "kernels/vendor_call.h"
 
 namespace ktune {
 
@@ -27,25 +29,30 @@ struct WireBuffer {
   std::string content_key;
 };
 
+// An output to check: its buffer, its values, and the reference as a host content key.
+struct WireOutput {
+  std::string buffer;
+  size_t elements = 0;
+  Dtype dtype = Dtype::F32;
+  std::string reference_key;  // host content: the reference as doubles
+};
+
 struct MeasureRequest {
-  std::string kind = "kernel";  // "kernel" (payload: the cubin) or "cusparse_spmv"
+  std::string kind = "kernel";  // "kernel" (payload: the cubin) or "vendor" (a library call)
+  std::string family;           // whose verifier checks the outputs; empty: the default tolerance
+  Problem problem;
   std::vector<WireBuffer> buffers;
   std::vector<LaunchStep> steps;  // `entry` holds the symbol in the cubin
-  std::string output;
-  size_t output_elements = 0;
-  Dtype dtype = Dtype::F32;
-  std::string reference_key;    // host content: the reference as doubles
-  std::string row_lengths_key;  // host content: int32 reduction lengths; empty when none
+  std::vector<PlanOp> program;    // empty: the steps in order
+  std::vector<WireOutput> outputs;
+  std::map<std::string, std::string> check_keys;  // the verifier's check data: name -> host content key
   MeasureOptions options;
   bool fresh = false;  // drop the worker's copies of this request's inputs and re-upload them
-  // cusparse_spmv only: CSR over the buffers row_ptr, col_idx, values, x, y.
-  std::string alg;  // "csr_alg1" | "csr_alg2"
-  int32_t rows = 0, cols = 0;
-  int64_t nnz = 0;
+  VendorCall vendor;   // kind "vendor": the call, from the worker's registry (gpu/vendor_calls.h)
 
   nlohmann::json to_json() const;
   static MeasureRequest from_json(const nlohmann::json& j);  // throws nlohmann::json::exception
-  // Device contents (the buffers' keys) and host contents (reference, row lengths).
+  // Device contents (the buffers' keys) and host contents (references, check data).
   std::vector<std::string> device_keys() const;
   std::vector<std::string> host_keys() const;
 };

@@ -10,10 +10,10 @@
 #include "gpu/measure_request.h"
 #include "gpu/worker_process.h"
 #include "gpu/worker_protocol.h"
+#include "workload/cancellation.h"
 #include "workload/input_error.h"
 #include "workload/workload.h"
 
-#include "workload/cancellation.h"
 namespace ktune {
 namespace {
 
@@ -29,16 +29,9 @@ std::string_view bytes_of(const std::vector<T>& values) {
   return {reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T)};
 }
 
-std::string_view bytes_of(const DeviceBuffer& b) { return b.bytes.view(); }
 
-const DeviceBuffer* find_buffer(const LaunchPlan& plan, const std::string& name) {
-  auto it = std::find_if(plan.buffers.begin(), plan.buffers.end(), [&](const DeviceBuffer& b) { return b.name == name; });
-  return it == plan.buffers.end() ? nullptr : &*it;
-}
-
-// What is wrong with a plan, before anything is sent; empty when nothing is.
-std::string plan_problem(const LaunchPlan& plan, Dtype dtype, const std::vector<double>& reference,
-                         const std::vector<int32_t>& row_lengths) {
+// What is wrong with a plan and its reference, before anything is sent; empty when nothing is.
+std::string plan_problem(const LaunchPlan& plan, const Reference& reference) {
   std::set<std::string> names;
   for (const DeviceBuffer& b : plan.buffers) {
     if (b.name.empty()) return "a buffer has no name";
@@ -48,31 +41,30 @@ std::string plan_problem(const LaunchPlan& plan, Dtype dtype, const std::vector<
              std::to_string(b.bytes.size());
     }
   }
-  const DeviceBuffer* output = find_buffer(plan, plan.output);
-  if (!output) return "the output buffer '" + plan.output + "' is not among the plan's buffers";
-  if (!output->bytes.empty()) return "the output buffer '" + plan.output + "' carries bytes; it is overwritten";
-  if (plan.output_elements != reference.size()) {
-    return "the plan outputs " + std::to_string(plan.output_elements) + " values, the reference has " +
-           std::to_string(reference.size());
-  }
-  if (output->size < plan.output_elements * dtype_size(dtype)) {
-    return "the output buffer is too small for " + std::to_string(plan.output_elements) + " " + to_string(dtype) +
-           " values";
-  }
-  if (!row_lengths.empty() && row_lengths.size() != reference.size()) {
-    return "got " + std::to_string(row_lengths.size()) + " row lengths for " + std::to_string(reference.size()) +
-           " outputs";
+  if (plan.outputs.empty()) return "the plan has no output to check";
+  for (const PlanOutput& o : plan.outputs) {
+    const DeviceBuffer* output = plan.buffer(o.buffer);
+    if (!output) return "the output buffer '" + o.buffer + "' is not among the plan's buffers";
+    if (!output->bytes.empty()) return "the output buffer '" + o.buffer + "' carries bytes; it is overwritten";
+    auto ref = reference.find(o.buffer);
+    if (ref == reference.end()) return "the reference has no values for output '" + o.buffer + "'";
+    if (o.elements != ref->second.size())
+      return "the plan outputs " + std::to_string(o.elements) + " values in '" + o.buffer + "', the reference has " +
+             std::to_string(ref->second.size());
+    if (output->size < o.elements * dtype_size(o.dtype))
+      return "the output buffer '" + o.buffer + "' is too small for " + std::to_string(o.elements) + " " +
+             to_string(o.dtype) + " values";
   }
   for (const LaunchStep& step : plan.steps) {
     if (step.entry.empty()) return "a launch step names no kernel";
     const Dim3& g = step.grid;
     const Dim3& b = step.block;
     if (g.x * g.y * g.z == 0 || b.x * b.y * b.z == 0) return "launch of '" + step.entry + "' has an empty grid or block";
-    for (const KernelArg& arg : step.args) {
-      if (!arg.buffer.empty() && !names.count(arg.buffer)) {
-        return "launch of '" + step.entry + "' names buffer '" + arg.buffer + "', which the plan does not define";
-      }
-    }
+  }
+  try {
+    check_plan(plan);
+  } catch (const InputError& e) {
+    return e.what();
   }
   return "";
 }
@@ -83,18 +75,31 @@ WireBuffer wire_buffer(const DeviceBuffer& b, std::map<std::string, std::string_
   const size_t stored = std::max(b.size, b.bytes.size());
   // Large inputs shared by every configuration of a tune are hashed once, by HostBytes.
   const std::string key = content_key_of_hash(b.bytes.sha256(), stored);
-  contents[key] = bytes_of(b);
+  contents[key] = b.bytes.view();
   return {b.name, stored, key};
 }
 
-void add_host_contents(MeasureRequest& request, std::map<std::string, std::string_view>& contents,
-                       const std::vector<double>& reference, const std::vector<int32_t>& row_lengths) {
-  request.reference_key = content_key(bytes_of(reference), reference.size() * sizeof(double));
-  contents[request.reference_key] = bytes_of(reference);
-  if (!row_lengths.empty()) {
-    request.row_lengths_key = content_key(bytes_of(row_lengths), row_lengths.size() * sizeof(int32_t));
-    contents[request.row_lengths_key] = bytes_of(row_lengths);
+// The request for `plan` without its launches: buffers, outputs with their references, the
+// verifier's family, problem and check data.
+MeasureRequest request_for(const LaunchPlan& plan, const Reference& reference, const MeasureOptions& options,
+                           std::map<std::string, std::string_view>& contents) {
+  MeasureRequest request;
+  request.family = plan.family;
+  request.problem = plan.problem;
+  request.options = options;
+  for (const DeviceBuffer& b : plan.buffers) request.buffers.push_back(wire_buffer(b, contents));
+  for (const PlanOutput& o : plan.outputs) {
+    const std::vector<double>& values = reference.at(o.buffer);
+    const std::string key = content_key(bytes_of(values), values.size() * sizeof(double));
+    contents[key] = bytes_of(values);
+    request.outputs.push_back({o.buffer, o.elements, o.dtype, key});
   }
+  for (const auto& [name, bytes] : plan.check_data) {
+    const std::string key = content_key_of_hash(bytes.sha256(), bytes.size());
+    contents[key] = bytes.view();
+    request.check_keys[name] = key;
+  }
+  return request;
 }
 
 }  // namespace
@@ -152,75 +157,33 @@ void Measurer::start_worker() {
   }
 }
 
-Measurement Measurer::measure(const CompiledKernel& kernel, const LaunchPlan& plan, const std::vector<double>& reference,
-                              const std::vector<int32_t>& row_lengths_or_empty, Dtype dtype,
+Measurement Measurer::measure(const CompiledKernel& kernel, const LaunchPlan& plan, const Reference& reference,
                               const MeasureOptions& options) {
   options.validate();
   if (!kernel.ok) return failed(MeasureStatus::LaunchError, "the kernel did not compile: " + kernel.log);
   if (kernel.cubin.empty()) return failed(MeasureStatus::LaunchError, "the kernel has no cubin to load");
-  const std::string problem = plan_problem(plan, dtype, reference, row_lengths_or_empty);
-  if (!problem.empty()) return failed(MeasureStatus::LaunchError, problem);
-
-  MeasureRequest request;
+  if (const std::string problem = plan_problem(plan, reference); !problem.empty())
+    return failed(MeasureStatus::LaunchError, problem);
   Contents contents;
-  for (const DeviceBuffer& b : plan.buffers) request.buffers.push_back(wire_buffer(b, contents));
+  MeasureRequest request = request_for(plan, reference, options, contents);
   for (LaunchStep step : plan.steps) {
     auto lowered = kernel.lowered_names.find(step.entry);
     if (lowered != kernel.lowered_names.end()) step.entry = lowered->second;
     request.steps.push_back(std::move(step));
   }
-  request.output = plan.output;
-  request.output_elements = plan.output_elements;
-  request.dtype = dtype;
-  request.options = options;
-  add_host_contents(request, contents, reference, row_lengths_or_empty);
+  request.program = plan.program;
   return exchange(request, contents, kernel.cubin);
 }
 
-Measurement Measurer::measure_cusparse_spmv(const LaunchPlan& plan, int32_t rows, int32_t cols, int64_t nnz,
-                                            const std::vector<double>& reference, Dtype dtype, const std::string& alg,
-                                            const MeasureOptions& options) {
-  if (alg != "csr_alg1" && alg != "csr_alg2") {
-    throw InputError("unknown cuSPARSE SpMV algorithm '" + alg + "': use csr_alg1 or csr_alg2");
-  }
+Measurement Measurer::measure_vendor(const LaunchPlan& plan, const VendorCall& call, const Reference& reference,
+                                     const MeasureOptions& options) {
   options.validate();
-  if (rows < 0 || cols < 0 || nnz < 0) return failed(MeasureStatus::LaunchError, "negative matrix dimensions");
-  const size_t value_bytes = dtype_size(dtype);
-  const std::pair<const char*, size_t> needed[] = {{"row_ptr", (static_cast<size_t>(rows) + 1) * sizeof(int32_t)},
-                                                   {"col_idx", static_cast<size_t>(nnz) * sizeof(int32_t)},
-                                                   {"values", static_cast<size_t>(nnz) * value_bytes},
-                                                   {"x", static_cast<size_t>(cols) * value_bytes},
-                                                   {"y", static_cast<size_t>(rows) * value_bytes}};
-  MeasureRequest request;
+  if (const std::string problem = plan_problem(plan, reference); !problem.empty())
+    return failed(MeasureStatus::LaunchError, problem);
   Contents contents;
-  for (const auto& [name, bytes] : needed) {
-    const DeviceBuffer* b = find_buffer(plan, name);
-    const bool input = std::string(name) != "y";
-    if (!b || (input ? b->bytes.size() : b->size) < bytes) {
-      return failed(MeasureStatus::LaunchError, std::string("cuSPARSE needs buffer '") + name + "' of at least " +
-                                                    std::to_string(bytes) + (input ? " bytes of content" : " bytes"));
-    }
-    request.buffers.push_back(wire_buffer(*b, contents));
-  }
-  if (reference.size() != static_cast<size_t>(rows)) {
-    return failed(MeasureStatus::LaunchError, "the reference has " + std::to_string(reference.size()) +
-                                                  " values for " + std::to_string(rows) + " rows");
-  }
-  std::vector<int32_t> row_ptr(static_cast<size_t>(rows) + 1);
-  std::memcpy(row_ptr.data(), find_buffer(plan, "row_ptr")->bytes.data(), row_ptr.size() * sizeof(int32_t));
-  std::vector<int32_t> row_lengths(static_cast<size_t>(rows));
-  for (size_t i = 0; i < row_lengths.size(); ++i) row_lengths[i] = row_ptr[i + 1] - row_ptr[i];
-
-  request.kind = "cusparse_spmv";
-  request.alg = alg;
-  request.rows = rows;
-  request.cols = cols;
-  request.nnz = nnz;
-  request.output = "y";
-  request.output_elements = static_cast<size_t>(rows);
-  request.dtype = dtype;
-  request.options = options;
-  add_host_contents(request, contents, reference, row_lengths);
+  MeasureRequest request = request_for(plan, reference, options, contents);
+  request.kind = "vendor";
+  request.vendor = call;
   return exchange(request, contents, {});
 }
 

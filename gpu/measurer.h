@@ -41,21 +41,19 @@ class Measurer {
   DeviceInfo device();
 
   // Runs `plan` with `kernel`: inputs (buffers with bytes) are sent to the worker once and
-  // kept there by content hash, so kernels must not write them; the output is poisoned
-  // with NaN, the plan runs once and is verified against
-  // `reference` (tolerance: gpu/measure_verification.h, with `row_lengths_or_empty` as the
-  // reduction lengths), and only then timed (gpu/measurement_harness.h). A worker that dies
-  // gives Fault, one silent for options.kernel_timeout_s gives Timeout; either way the next
-  // request starts a fresh worker. Throws InputError for options out of range.
-  Measurement measure(const CompiledKernel& kernel, const LaunchPlan& plan, const std::vector<double>& reference,
-                      const std::vector<int32_t>& row_lengths_or_empty, Dtype dtype, const MeasureOptions& options);
+  // kept there by content hash, so kernels must not write them; the outputs are poisoned
+  // with NaN, the plan (its program, when it has one) runs once and every output is checked
+  // against `reference` by the plan's family (KernelFamily::verify, in the worker), and only
+  // then is the whole plan timed (gpu/measurement_harness.h). A worker that dies gives Fault,
+  // one silent for options.kernel_timeout_s gives Timeout; either way the next request starts
+  // a fresh worker. Throws InputError for options out of range.
+  Measurement measure(const CompiledKernel& kernel, const LaunchPlan& plan, const Reference& reference,
+                      const MeasureOptions& options);
 
-  // cuSPARSE's SpMV ("csr_alg1" or "csr_alg2", the latter preprocessed first) on the plan's
-  // buffers row_ptr, col_idx, values, x and y, verified and timed the same way. Throws
-  // InputError for another algorithm.
-  Measurement measure_cusparse_spmv(const LaunchPlan& plan, int32_t rows, int32_t cols, int64_t nnz,
-                                    const std::vector<double>& reference, Dtype dtype, const std::string& alg,
-                                    const MeasureOptions& options);
+  // A vendor library call (gpu/vendor_calls.h) on the plan's buffers, verified and timed the
+  // same way.
+  Measurement measure_vendor(const LaunchPlan& plan, const VendorCall& call, const Reference& reference,
+                             const MeasureOptions& options);
 
   // Device-to-device copy of `bytes`, counting bytes read and written, in GB/s. Throws
   // std::runtime_error without a GPU, InputError for zero bytes.

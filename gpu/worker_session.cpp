@@ -15,7 +15,8 @@
 #include "gpu/cusparse_api.h"
 #include "gpu/device_info.h"
 #include "gpu/measure_request.h"
-#include "gpu/measure_verification.h"
+#include "gpu/vendor_calls.h"
+#include "kernels/kernel_family.h"
 #include "gpu/measurement_harness.h"
 #include "gpu/worker_cache.h"
 #include "workload/workload.h"
@@ -136,7 +137,7 @@ class Worker {
     if (!receive_inputs(r)) return;
     Measurement result;
     try {
-      result = r.kind == "cusparse_spmv" ? measure_cusparse(r) : measure_kernel(r, m.payload);
+      result = r.kind == "vendor" ? measure_vendor(r) : measure_kernel(r, m.payload);
     } catch (const WorkerError&) {
       throw;
     } catch (const CudaError& e) {
@@ -238,127 +239,152 @@ class Worker {
   }
 
   Measurement measure_kernel(const MeasureRequest& r, const std::string& cubin) {
-    const CudaDriver& cu = gpu_->cu;
     if (cubin.empty()) throw std::runtime_error("the request carries no cubin");
     BufferTable table = buffers_of(r);
-    CudaModule module(cu, cubin.data());
-    struct Launch {
-      CUfunction function;
-      const LaunchStep* step;
-      std::vector<uint64_t> slots;  // every argument's bytes; cuLaunchKernel reads its size from each
-      std::vector<void*> params;
-    };
-    std::vector<Launch> launches(r.steps.size());
-    for (size_t i = 0; i < r.steps.size(); ++i) {
-      const LaunchStep& step = r.steps[i];
-      Launch& l = launches[i];
-      l.step = &step;
-      l.function = module.function(step.entry);
-      int max_threads = 0;
-      cu.check(cu.func_get_attribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, l.function),
-               "reading the block size limit of '" + step.entry + "'");
-      const uint64_t threads = uint64_t{step.block.x} * step.block.y * step.block.z;
-      if (threads > static_cast<uint64_t>(max_threads)) {
-        throw std::runtime_error("kernel '" + step.entry + "' can run at most " + std::to_string(max_threads) +
-                                 " threads per block with its register use; the plan asks for " +
-                                 std::to_string(threads));
-      }
-      if (step.shared_bytes > 48 * 1024) {
-        cu.check(cu.func_set_attribute(l.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                       static_cast<int>(step.shared_bytes)),
-                 "allowing " + std::to_string(step.shared_bytes) + " bytes of dynamic shared memory");
-      }
-      l.slots.resize(step.args.size());
-      for (size_t a = 0; a < step.args.size(); ++a) {
-        const KernelArg& arg = step.args[a];
-        if (!arg.buffer.empty()) {
-          const CUdeviceptr address = table.at(arg.buffer);
-          std::memcpy(&l.slots[a], &address, sizeof address);
-        } else {
-          std::visit([&](auto v) { std::memcpy(&l.slots[a], &v, sizeof v); }, arg.scalar);
-        }
-        l.params.push_back(&l.slots[a]);
-      }
-    }
-    auto run = [&] {
-      for (Launch& l : launches) {
-        const LaunchStep& s = *l.step;
-        cu.check(cu.launch_kernel(l.function, s.grid.x, s.grid.y, s.grid.z, s.block.x, s.block.y, s.block.z,
-                                  s.shared_bytes, gpu_->stream.get(), l.params.data(), nullptr),
-                 "launching '" + s.entry + "'");
-      }
-    };
+    CudaModule module(gpu_->cu, cubin.data());
+    std::vector<Launch> launches;
+    for (const LaunchStep& step : r.steps) launches.push_back(prepare_launch(module, step, table));
+    const std::vector<PlanOp> program = r.program.empty() ? straight_program(r.steps.size()) : r.program;
+    auto run = [&] { run_program(program, launches, table, 0); };
     return verify_and_time(r, table, run);
   }
 
-  Measurement measure_cusparse(const MeasureRequest& r) {
-    std::string why;
-    const CusparseApi* sp = CusparseApi::load(&why);
-    if (!sp) throw std::runtime_error(why);
-    if (r.alg != "csr_alg1" && r.alg != "csr_alg2") throw std::runtime_error("unknown cuSPARSE algorithm " + r.alg);
+  struct Launch {
+    CUfunction function = nullptr;
+    const LaunchStep* step = nullptr;
+    std::vector<uint64_t> slots;  // every argument's bytes; cuLaunchKernel reads its size from each
+    std::vector<void*> params;
+  };
+
+  Launch prepare_launch(const CudaModule& module, const LaunchStep& step, const BufferTable& table) {
+    const CudaDriver& cu = gpu_->cu;
+    Launch l;
+    l.step = &step;
+    l.function = module.function(step.entry);
+    int max_threads = 0;
+    cu.check(cu.func_get_attribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, l.function),
+             "reading the block size limit of '" + step.entry + "'");
+    const uint64_t threads = uint64_t{step.block.x} * step.block.y * step.block.z;
+    if (threads > static_cast<uint64_t>(max_threads)) {
+      throw std::runtime_error("kernel '" + step.entry + "' can run at most " + std::to_string(max_threads) +
+                               " threads per block with its register use; the plan asks for " + std::to_string(threads));
+    }
+    if (step.shared_bytes > 48 * 1024) {
+      cu.check(cu.func_set_attribute(l.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                     static_cast<int>(step.shared_bytes)),
+               "allowing " + std::to_string(step.shared_bytes) + " bytes of dynamic shared memory");
+    }
+    l.slots.resize(step.args.size());
+    for (size_t a = 0; a < step.args.size(); ++a) {
+      const KernelArg& arg = step.args[a];
+      if (!arg.buffer.empty()) {
+        const CUdeviceptr address = table.at(arg.buffer);
+        std::memcpy(&l.slots[a], &address, sizeof address);
+      } else {
+        std::visit([&](auto v) { std::memcpy(&l.slots[a], &v, sizeof v); }, arg.scalar);
+      }
+    }
+    return l;
+  }
+
+  static std::vector<PlanOp> straight_program(size_t steps) {
+    std::vector<PlanOp> once;
+    for (size_t i = 0; i < steps; ++i) once.push_back(PlanOp::run(i));
+    return once;
+  }
+
+  // The int32 at `index` of a buffer, once the stream has finished what it was given.
+  int32_t read_counter(const BufferTable& table, const std::string& buffer, uint32_t index) {
+    const CudaDriver& cu = gpu_->cu;
+    if ((uint64_t{index} + 1) * sizeof(int32_t) > table.size.at(buffer)) return 0;
+    cu.check(cu.stream_synchronize(gpu_->stream.get()), "waiting for a counter");
+    int32_t value = 0;
+    cu.check(cu.memcpy_dtoh(&value, table.at(buffer) + uint64_t{index} * sizeof value, sizeof value), "reading a counter");
+    return value;
+  }
+
+  // Enqueues a plan's program (kernels/launch_plan.h); a loop waits for its stopping counter.
+  void run_program(const std::vector<PlanOp>& ops, std::vector<Launch>& launches, const BufferTable& table,
+                   int32_t iteration) {
+    const CudaDriver& cu = gpu_->cu;
+    const CUstream stream = gpu_->stream.get();
+    const auto counter = [&](const std::string& buffer, uint32_t index) { return read_counter(table, buffer, index); };
+    for (const PlanOp& op : ops) {
+      switch (op.kind) {
+        case PlanOp::Kind::Launch: {
+          Launch& l = launches.at(op.launch);
+          const std::optional<LaunchStep> s = resolve_launch(*l.step, iteration, counter);
+          if (!s) break;
+          std::vector<void*> params;  // cuLaunchKernel copies the values: the slots may change after
+          for (size_t a = 0; a < l.slots.size(); ++a) {
+            if (l.step->args[a].iteration) std::memcpy(&l.slots[a], &iteration, sizeof iteration);
+            params.push_back(&l.slots[a]);
+          }
+          cu.check(cu.launch_kernel(l.function, s->grid.x, s->grid.y, s->grid.z, s->block.x, s->block.y, s->block.z,
+                                    s->shared_bytes, stream, params.data(), nullptr),
+                   "launching '" + s->entry + "'");
+          break;
+        }
+        case PlanOp::Kind::Fill:
+          cu.check(cu.memset_d32_async(table.at(op.buffer), op.word, table.size.at(op.buffer) / 4, stream),
+                   "filling '" + op.buffer + "'");
+          break;
+        case PlanOp::Kind::Copy:
+          cu.check(cu.memcpy_dtod_async(table.at(op.buffer), table.at(op.from), table.size.at(op.from), stream),
+                   "copying '" + op.from + "' to '" + op.buffer + "'");
+          break;
+        case PlanOp::Kind::Loop:
+          for (int i = 0; i < op.max_iterations; ++i) {
+            run_program(op.body, launches, table, i);
+            if (read_counter(table, op.until_zero, 0) == 0) break;
+          }
+          break;
+      }
+    }
+  }
+
+  // The worker's cuSPARSE handle, made on first use.
+  cusparseHandle_t cusparse_handle(const CusparseApi& sp) {
     if (!gpu_->cusparse) {
       cusparseHandle_t handle = nullptr;
-      sp->check(sp->create(&handle), "creating the cuSPARSE handle");
-      gpu_->cusparse = Owned<cusparseHandle_t>(handle, [sp](cusparseHandle_t h) { sp->destroy(h); });
-      sp->check(sp->set_stream(handle, gpu_->stream.get()), "setting cuSPARSE's stream");
+      sp.check(sp.create(&handle), "creating the cuSPARSE handle");
+      gpu_->cusparse = Owned<cusparseHandle_t>(handle, [&sp](cusparseHandle_t h) { sp.destroy(h); });
+      sp.check(sp.set_stream(handle, gpu_->stream.get()), "setting cuSPARSE's stream");
     }
-    cusparseHandle_t handle = gpu_->cusparse.get();
-    BufferTable table = buffers_of(r);
-    const cudaDataType type = r.dtype == Dtype::F32 ? CUDA_R_32F : CUDA_R_64F;
-    auto address = [&](const char* name) { return reinterpret_cast<void*>(table.at(name)); };
-
-    cusparseSpMatDescr_t raw_matrix = nullptr;
-    sp->check(sp->create_csr(&raw_matrix, r.rows, r.cols, r.nnz, address("row_ptr"), address("col_idx"),
-                             address("values"), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, type),
-              "describing the CSR matrix");
-    const Owned<cusparseSpMatDescr_t> matrix(raw_matrix, [sp](cusparseSpMatDescr_t d) { sp->destroy_sp_mat(d); });
-    auto vector = [&](const char* name, int64_t size) {
-      cusparseDnVecDescr_t raw = nullptr;
-      sp->check(sp->create_dn_vec(&raw, size, address(name), type), std::string("describing vector ") + name);
-      return Owned<cusparseDnVecDescr_t>(raw, [sp](cusparseDnVecDescr_t d) { sp->destroy_dn_vec(d); });
-    };
-    const auto x = vector("x", r.cols), y = vector("y", r.rows);
-
-    const float alpha32 = 1, beta32 = 0;
-    const double alpha64 = 1, beta64 = 0;
-    const void* alpha = r.dtype == Dtype::F32 ? static_cast<const void*>(&alpha32) : &alpha64;
-    const void* beta = r.dtype == Dtype::F32 ? static_cast<const void*>(&beta32) : &beta64;
-    const cusparseSpMVAlg_t alg = r.alg == "csr_alg2" ? CUSPARSE_SPMV_CSR_ALG2 : CUSPARSE_SPMV_CSR_ALG1;
-    const cusparseOperation_t op = CUSPARSE_OPERATION_NON_TRANSPOSE;
-    size_t work_bytes = 0;
-    sp->check(sp->spmv_buffer_size(handle, op, alpha, matrix.get(), x.get(), beta, y.get(), type, alg, &work_bytes),
-              "sizing the SpMV workspace");
-    DeviceMemory work(gpu_->cu, work_bytes);
-    void* workspace = reinterpret_cast<void*>(work.get());
-    if (alg == CUSPARSE_SPMV_CSR_ALG2) {
-      sp->check(sp->spmv_preprocess(handle, op, alpha, matrix.get(), x.get(), beta, y.get(), type, alg, workspace),
-                "preprocessing for SpMV");
-    }
-    auto run = [&] {
-      sp->check(sp->spmv(handle, op, alpha, matrix.get(), x.get(), beta, y.get(), type, alg, workspace), "cusparseSpMV");
-    };
-    return verify_and_time(r, table, run);
+    return gpu_->cusparse.get();
   }
 
-  // Poison, run once, verify; only a verified run is timed.
+  Measurement measure_vendor(const MeasureRequest& r) {
+    std::string why;
+    const CusparseApi* sp = CusparseApi::load(&why);
+    BufferTable table = buffers_of(r);
+    VendorEnv env{gpu_->cu,
+                  gpu_->stream.get(),
+                  r.problem.precision,
+                  [&table](const std::string& name) { return table.at(name); },
+                  [this, sp, why] {
+                    if (!sp) throw std::runtime_error(why);
+                    return cusparse_handle(*sp);
+                  },
+                  sp};
+    const std::unique_ptr<VendorInvocation> call = prepare_vendor_call(r.vendor.name, r.vendor.args, env);
+    return verify_and_time(r, table, [&call] { call->run(); });
+  }
+
+  // Poisons the outputs, runs once, checks each with the family's verifier; only a verified
+  // run is timed.
   Measurement verify_and_time(const MeasureRequest& r, const BufferTable& table, const std::function<void()>& run) {
     const CudaDriver& cu = gpu_->cu;
     const CUstream stream = gpu_->stream.get();
-    const CUdeviceptr output = table.at(r.output);
-    const size_t output_bytes = r.output_elements * dtype_size(r.dtype);
-    if (output_bytes > table.size.at(r.output)) throw std::runtime_error("the output buffer is too small");
-    auto reset_output = [&](unsigned word) {
-      cu.check(cu.memset_d32_async(output, word, output_bytes / 4, stream), "resetting the output");
-    };
-    reset_output(kNanPattern);
+    for (const WireOutput& o : r.outputs) {
+      const size_t bytes = o.elements * dtype_size(o.dtype);
+      if (bytes > table.size.at(o.buffer)) throw std::runtime_error("output buffer '" + o.buffer + "' is too small");
+      cu.check(cu.memset_d32_async(table.at(o.buffer), kNanPattern, bytes / 4, stream), "poisoning an output");
+    }
     run();
     cu.check(cu.stream_synchronize(stream), "running once to verify");
     progress();
-    std::string result(output_bytes, '\0');
-    cu.check(cu.memcpy_dtoh(result.data(), output, output_bytes), "reading the output back");
-
-    const VerificationResult verdict = verify_output(result, r.dtype, host_values<double>(r.reference_key),
-                                                     host_values<int32_t>(r.row_lengths_key));
+    const Verdict verdict = check_outputs(r, table);
     if (!verdict.ok) return {MeasureStatus::VerifyFailed, 0, 0, 0, verdict.max_rel_error, verdict.message};
 
     const TimedRuns timed = gpu_->harness.time(run, r.options, [this] { progress(); });
@@ -371,13 +397,41 @@ class Worker {
     return m;
   }
 
-  template <typename T>
-  std::vector<T> host_values(const std::string& key) {
-    if (key.empty()) return {};
+  // Every output read back and checked by the request's family (the default tolerance without one).
+  Verdict check_outputs(const MeasureRequest& r, const BufferTable& table) {
+    const KernelFamily* family = r.family.empty() ? nullptr : find_family(r.family);
+    if (!r.family.empty() && !family) throw std::runtime_error("the worker knows no kernel family '" + r.family + "'");
+    CheckData data;
+    for (const auto& [name, key] : r.check_keys) data[name] = host_content(key);
+    Verdict all;
+    all.ok = true;
+    for (const WireOutput& o : r.outputs) {
+      std::string got(o.elements * dtype_size(o.dtype), '\0');
+      gpu_->cu.check(gpu_->cu.memcpy_dtoh(got.data(), table.at(o.buffer), got.size()), "reading an output back");
+      const std::vector<double> expected = host_values<double>(o.reference_key);
+      const PlanOutput output{o.buffer, o.elements, o.dtype};
+      const Verdict v = family ? family->verify(r.problem, output, got, expected, data)
+                               : check_reduction_output(got, o.dtype, expected, [](size_t) { return 1.0; });
+      all.max_rel_error = std::max(all.max_rel_error, v.max_rel_error);
+      if (!v.ok && all.ok) {
+        all.ok = false;
+        all.message = (r.outputs.size() > 1 ? o.buffer + ": " : "") + v.message;
+      }
+    }
+    return all;
+  }
+
+  std::string_view host_content(const std::string& key) {
     const std::string* bytes = host_cache_.find(key);
     if (!bytes) throw std::runtime_error("the worker lost host content " + key);
-    std::vector<T> values(bytes->size() / sizeof(T));
-    std::memcpy(values.data(), bytes->data(), values.size() * sizeof(T));
+    return *bytes;
+  }
+
+  template <typename T>
+  std::vector<T> host_values(const std::string& key) {
+    const std::string_view bytes = host_content(key);
+    std::vector<T> values(bytes.size() / sizeof(T));
+    std::memcpy(values.data(), bytes.data(), values.size() * sizeof(T));
     return values;
   }
 

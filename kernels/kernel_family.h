@@ -1,18 +1,24 @@
 #pragma once
-// The interface every kernel family implements (DESIGN.md, "Kernel families").
-// A family turns (workload, configuration, dtype) into specialised CUDA source, the device
-// inputs it needs and the launches that run it; it also owns the CPU reference answer.
+// The interface every kernel family implements (DESIGN.md, "Kernel families"), and the one
+// registry of them. A family turns (workload, problem, configuration) into specialised CUDA
+// source, the device inputs it needs and the launches that run it; it owns its CPU reference,
+// the check of its outputs, its vendor baselines, what the emulator weighs its blocks by, and
+// the version of its templates. Nothing outside kernels/<family>/ names a family or its buffers.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
-#include <variant>
+#include <string_view>
 #include <vector>
 
-#include "kernels/host_bytes.h"
+#include "kernels/launch_plan.h"
+#include "kernels/output_check.h"
 #include "kernels/parameter_space.h"
+#include "kernels/problem.h"
+#include "kernels/vendor_call.h"
 #include "workload/workload.h"
 
 namespace ktune {
@@ -21,42 +27,6 @@ struct KernelSource {
   std::string code;                  // CUDA C++ with parameters as -D constants
   std::vector<std::string> entries;  // extern "C" kernel names, in launch order
   std::vector<std::string> options;  // NVRTC options besides the architecture
-};
-
-struct Dim3 {
-  uint32_t x = 1, y = 1, z = 1;
-};
-
-// A kernel argument: a named device buffer, or a scalar passed by value.
-struct KernelArg {
-  std::string buffer;  // empty for scalars
-  std::variant<int32_t, int64_t, float, double> scalar{int32_t{0}};
-
-  static KernelArg of_buffer(std::string name) { return {std::move(name), int32_t{0}}; }
-  template <typename T>
-  static KernelArg of_scalar(T v) { return {"", v}; }
-};
-
-struct LaunchStep {
-  std::string entry;
-  Dim3 grid, block;
-  uint32_t shared_bytes = 0;
-  std::vector<KernelArg> args;
-};
-
-// A buffer the device needs: inputs carry bytes to upload; scratch and output carry a size.
-struct DeviceBuffer {
-  std::string name;
-  HostBytes bytes;               // empty for scratch/output
-  size_t size = 0;               // bytes on the device
-};
-
-struct LaunchPlan {
-  std::vector<DeviceBuffer> buffers;
-  std::string output;               // name of the buffer holding the result
-  size_t output_elements = 0;
-  std::vector<LaunchStep> steps;    // run in order on one stream
-  double prepare_seconds = 0;       // host preprocessing cost of the format
 };
 
 // What the first cost model needs to know of one configuration on one workload.
@@ -84,33 +54,76 @@ struct CanonicalMoves {
   std::vector<CanonicalDirection> directions;
 };
 
+// Host data a verifier reads besides the reference, by name (LaunchPlan::check_data).
+using CheckData = std::map<std::string, std::string_view>;
+
 class KernelFamily {
  public:
   virtual ~KernelFamily() = default;
   virtual std::string name() const = 0;
   virtual std::string description() const = 0;
   virtual WorkloadKind workload_kind() const = 0;
-  virtual ParameterSpace space() const = 0;
-  virtual KernelSource source(const Config& config, Dtype dtype) const = 0;
+
+  // Problem parameters and the precisions the family computes in; a request outside them is
+  // refused (4xx) before anything is loaded. Defaults: no parameters; f32 and f64.
+  virtual ProblemSchema problem_schema() const { return {}; }
+  virtual std::vector<Precision> precisions() const;
+  // The problem against the loaded workload (a vertex beyond it, operands too large for any
+  // device), before anything is allocated for it. Throws InputError or LimitError.
+  virtual void check_problem(const Workload& w, const Problem& p) const {}
+
+  virtual ParameterSpace space(const Problem& p) const = 0;
+  virtual KernelSource source(const Problem& p, const Config& config) const = 0;
   // Launch geometry and arguments; cheap (no copies of the workload).
-  virtual std::vector<LaunchStep> launches(const Workload& w, const Config& config) const = 0;
-  // The device-ready format with its inputs (including the x vector) and the launches.
-  virtual LaunchPlan prepare(const Workload& w, const Config& config, Dtype dtype) const = 0;
-  // prepare() for one more configuration of a tune that already holds `previous` (same workload,
-  // same dtype): a family reuses its configuration-independent inputs rather than converting
-  // (and later hashing) a large matrix again. The default prepares from scratch.
-  virtual LaunchPlan prepare_next(const Workload& w, const Config& config, Dtype dtype,
+  virtual std::vector<LaunchStep> launches(const Workload& w, const Problem& p, const Config& config) const = 0;
+  // The order the launches run in with their control flow (kernels/launch_plan.h), for
+  // families whose plans loop; empty (the default): each launch once, in order.
+  virtual std::vector<PlanOp> program(const Workload& w, const Problem& p, const Config& config) const { return {}; }
+  // The device-ready format with its inputs, the launches (and program) and the outputs.
+  virtual LaunchPlan prepare(const Workload& w, const Problem& p, const Config& config) const = 0;
+  // prepare() for one more configuration of a tune that already holds `previous` (same
+  // workload and problem): a family reuses its configuration-independent inputs rather than
+  // converting (and later hashing) a large matrix again. The default prepares from scratch.
+  virtual LaunchPlan prepare_next(const Workload& w, const Problem& p, const Config& config,
                                   const LaunchPlan& previous) const {
-    return prepare(w, config, dtype);
+    return prepare(w, p, config);
   }
-  // The exact answer in double precision, from the same inputs prepare() uploads.
-  virtual std::vector<double> reference(const Workload& w) const = 0;
-  virtual WorkEstimate estimate(const Workload& w, const Config& config, Dtype dtype) const = 0;
-  virtual double flops(const Workload& w) const = 0;
-  virtual double min_bytes(const Workload& w, Dtype dtype) const = 0;
+
+  // The exact answer in double precision for every output, from the same inputs prepare() uploads.
+  virtual Reference reference(const Workload& w, const Problem& p) const = 0;
+  // Whether `got` (one output's bytes as the device left them) answers the problem. Runs in
+  // the measurement worker. The default allows a reduction of one product per element.
+  virtual Verdict verify(const Problem& p, const PlanOutput& output, std::string_view got,
+                         const std::vector<double>& expected, const CheckData& data) const;
+
+  // The vendor library calls the family is measured against (none by default), and the plan
+  // whose buffers they read and write (by default the plan of the space's first configuration).
+  virtual std::vector<VendorCall> vendor_calls(const Workload& w, const Problem& p) const { return {}; }
+  virtual LaunchPlan vendor_plan(const Workload& w, const Problem& p) const;
+
+  virtual WorkEstimate estimate(const Workload& w, const Problem& p, const Config& config) const = 0;
+  virtual double flops(const Workload& w, const Problem& p) const = 0;
+  virtual double min_bytes(const Workload& w, const Problem& p) const = 0;
+  // The emulator's work per block of one launch of `plan` (and each block's longest thread's
+  // share, its span), when the family knows better than the first model's estimate.
+  virtual std::optional<std::vector<double>> block_weights(const LaunchPlan& plan, const LaunchStep& step) const {
+    return std::nullopt;
+  }
+  virtual std::optional<std::vector<double>> block_spans(const LaunchPlan& plan, const LaunchStep& step) const {
+    return std::nullopt;
+  }
   // The model-driven walk's moves; a family without any is simply not walked.
-  virtual CanonicalMoves canonical_moves() const { return {}; }
+  virtual CanonicalMoves canonical_moves(const Problem& p) const { return {}; }
+  // Its CUDA templates: their hash versions its stored answers (family_version).
+  virtual std::vector<std::string_view> templates() const = 0;
 };
+
+// SHA-256 over a family's templates: an answer stored under another version is stale.
+std::string family_version(const KernelFamily& family);
+
+// A request's problem made canonical for `family`: its schema's validation and a precision it
+// accepts. InputError naming what it accepts otherwise.
+Problem make_problem(const KernelFamily& family, const nlohmann::json& params, const Precision& precision);
 
 // All families known to this build, and lookup by name (nullptr when unknown).
 const std::vector<std::unique_ptr<KernelFamily>>& all_families();

@@ -1,4 +1,4 @@
-#include "gpu/measure_verification.h"
+#include "kernels/output_check.h"
 
 #include <algorithm>
 #include <cmath>
@@ -34,21 +34,22 @@ std::string describe_failure(size_t i, double got, double expected, double toler
   return out.str();
 }
 
+// Empty when `output` holds the reference's count of f32 or f64 values, else why not.
+std::string size_problem(std::string_view output, Dtype dtype, size_t n) {
+  if (dtype != Dtype::F32 && dtype != Dtype::F64) return std::string("outputs of ") + to_string(dtype) + " are not checked";
+  if (output.size() != n * dtype_size(dtype))
+    return "the output holds " + std::to_string(output.size()) + " bytes, expected " + std::to_string(n) + " " +
+           to_string(dtype) + " values";
+  return "";
+}
+
 }  // namespace
 
-VerificationResult verify_output(std::string_view output, Dtype dtype, const std::vector<double>& reference,
-                                 const std::vector<int32_t>& row_lengths) {
-  VerificationResult result;
+Verdict check_reduction_output(std::string_view output, Dtype dtype, const std::vector<double>& reference,
+                               const ReductionLength& reduction_length) {
+  Verdict result;
   const size_t n = reference.size();
-  if (output.size() != n * dtype_size(dtype)) {
-    result.message = "the output holds " + std::to_string(output.size()) + " bytes, expected " + std::to_string(n) +
-                     " " + to_string(dtype) + " values";
-    return result;
-  }
-  if (!row_lengths.empty() && row_lengths.size() != n) {
-    result.message = "got " + std::to_string(row_lengths.size()) + " row lengths for " + std::to_string(n) + " outputs";
-    return result;
-  }
+  if (result.message = size_problem(output, dtype, n); !result.message.empty()) return result;
   const bool f32 = dtype == Dtype::F32;
   const double unit_roundoff = f32 ? std::ldexp(1.0, -24) : std::ldexp(1.0, -53);
   const double smallest_normal =
@@ -62,7 +63,7 @@ VerificationResult verify_output(std::string_view output, Dtype dtype, const std
   for (size_t i = 0; i < n; ++i) {
     const double got = f32 ? element<float>(output, i) : element<double>(output, i);
     const double expected = reference[i];
-    const double length = row_lengths.empty() ? 1.0 : static_cast<double>(row_lengths[i]);
+    const double length = reduction_length(i);
     const double tolerance = 8 * unit_roundoff * (length + 2) * largest + smallest_normal;
     bool good;
     if (!std::isfinite(expected)) {
@@ -76,6 +77,20 @@ VerificationResult verify_output(std::string_view output, Dtype dtype, const std
       good = difference <= tolerance;
     }
     if (!good && result.bad_elements++ == 0) result.message = describe_failure(i, got, expected, tolerance);
+  }
+  result.ok = result.bad_elements == 0;
+  if (!result.ok) result.message += "; " + std::to_string(result.bad_elements) + " of " + std::to_string(n) + " wrong";
+  return result;
+}
+
+Verdict check_exact_output(std::string_view output, Dtype dtype, const std::vector<double>& reference) {
+  Verdict result;
+  const size_t n = reference.size();
+  if (result.message = size_problem(output, dtype, n); !result.message.empty()) return result;
+  for (size_t i = 0; i < n; ++i) {
+    const double got = dtype == Dtype::F32 ? element<float>(output, i) : element<double>(output, i);
+    if (got == reference[i] || same_non_finite(got, reference[i])) continue;
+    if (result.bad_elements++ == 0) result.message = describe_failure(i, got, reference[i], 0);
   }
   result.ok = result.bad_elements == 0;
   if (!result.ok) result.message += "; " + std::to_string(result.bad_elements) + " of " + std::to_string(n) + " wrong";

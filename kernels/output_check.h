@@ -1,10 +1,10 @@
 #pragma once
 // Checks a kernel's output against the CPU reference before the kernel may be timed
-// (DESIGN.md, "Measurement rules").
+// (DESIGN.md, "Measurement rules"): the families' verifiers are built from these.
 //
-// Element i passes when |y_i - ref_i| <= 8 u (n_i + 2) R + m, where
+// check_reduction_output: element i passes when |y_i - ref_i| <= 8 u (n_i + 2) R + m, where
 //   u   is the unit roundoff of the output type (2^-24 for f32, 2^-53 for f64);
-//   n_i is the reduction length of element i (its row length; 1 when none is given);
+//   n_i is the reduction length of element i (the products summed into it: a row's length);
 //   R   is max_j |ref_j| over the finite reference values;
 //   m   is the smallest normal number of the output type.
 // Why: a sum of n products in floating point, its inputs rounded to the type first, errs by
@@ -18,6 +18,7 @@
 // value; since outputs are poisoned with NaN beforehand, an element the kernel never wrote
 // fails here.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,15 +27,21 @@
 
 namespace ktune {
 
-struct VerificationResult {
+struct Verdict {
   bool ok = false;
   double max_rel_error = 0;  // max_i |y_i - ref_i| / max(R, m); infinite when an output is not finite
   int64_t bad_elements = 0;
   std::string message;       // the first failing element and the count; empty when ok
 };
 
-// `output` holds reference.size() values of `dtype`; `row_lengths` is empty or one per value.
-VerificationResult verify_output(std::string_view output, Dtype dtype, const std::vector<double>& reference,
-                                 const std::vector<int32_t>& row_lengths);
+// The number of products summed into each output element.
+using ReductionLength = std::function<double(size_t element)>;
+
+// `output` holds reference.size() values of `dtype` (f32 or f64).
+Verdict check_reduction_output(std::string_view output, Dtype dtype, const std::vector<double>& reference,
+                               const ReductionLength& length);
+
+// Every element exactly equal (integer outputs: depths, labels, counts).
+Verdict check_exact_output(std::string_view output, Dtype dtype, const std::vector<double>& reference);
 
 }  // namespace ktune

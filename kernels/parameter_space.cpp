@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <set>
 #include <stdexcept>
 
 #include "workload/input_error.h"
@@ -421,6 +423,39 @@ std::vector<Config> ParameterSpace::enumerate(size_t cap) const {
     out.push_back(config);
     return true;
   });
+  return out;
+}
+
+Config ParameterSpace::first_valid() const {
+  if (nominal_size() > 1e7) {
+    SpaceRng rng(0);
+    return random_valid(rng);
+  }
+  std::optional<Config> first;
+  walk(*this, sorted_names(*this), {}, [&](const Config& config) {
+    if (!valid(config)) return true;
+    first = config;
+    return false;
+  });
+  if (!first) throw LimitError("the parameter space has no valid configuration");
+  return *first;
+}
+
+std::vector<Config> ParameterSpace::sample(SpaceRng& rng, size_t count) const {
+  if (nominal_size() <= static_cast<double>(kEnumerationCap)) {
+    std::vector<Config> all = enumerate();
+    if (all.size() <= count) return all;
+    // A partial Fisher-Yates shuffle with the space's own portable draws.
+    for (size_t i = 0; i < count; ++i) std::swap(all[i], all[i + uniform_below(rng, all.size() - i)]);
+    all.resize(count);
+    return all;
+  }
+  std::vector<Config> out;
+  std::set<Config> seen;
+  for (size_t draws = 0; out.size() < count && draws < 4 * count; ++draws) {
+    Config c = random_valid(rng);
+    if (seen.insert(c).second) out.push_back(std::move(c));
+  }
   return out;
 }
 

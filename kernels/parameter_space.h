@@ -86,8 +86,16 @@ class ParameterSpace {
   // Empty string when valid, else the first violated rule.
   std::string violation(const Config& config) const;
   bool valid(const Config& config) const { return violation(config).empty(); }
-  // All valid configurations in a fixed order; throws when more than `cap` would be produced.
-  std::vector<Config> enumerate(size_t cap = 100000) const;
+  // All valid configurations in a fixed order; throws LimitError when the space's nominal size
+  // is over `cap` (spaces of 10^6 points and more are sampled, never listed).
+  std::vector<Config> enumerate(size_t cap = kEnumerationCap) const;
+  static constexpr size_t kEnumerationCap = 100000;
+  // The first valid configuration in enumeration order (a family's default), found without
+  // listing the space; a seeded draw for spaces too large to walk.
+  Config first_valid() const;
+  // Up to `count` distinct valid configurations: every one when the space has no more,
+  // otherwise a uniform draw (random_valid, deduplicated).
+  std::vector<Config> sample(SpaceRng& rng, size_t count) const;
 
   // After compilation, before launch: empty when the device can run it, else why not (the
   // device limits first, then the family's hardware constraints).

@@ -31,14 +31,14 @@ OracleView oracle_view(const CandidatePrediction& p) {
   return v;
 }
 
-EmulatorOracle::EmulatorOracle(const KernelFamily& family, const Workload& workload, Dtype dtype, const GpuSpec& gpu,
+EmulatorOracle::EmulatorOracle(const KernelFamily& family, const Workload& workload, const Problem& problem, const GpuSpec& gpu,
                                Compile compile, SaakeOracle& fallback, Log log)
-    : family_(family), workload_(workload), dtype_(dtype), gpu_(gpu), compile_(std::move(compile)),
+    : family_(family), workload_(workload), problem_(problem), gpu_(gpu), compile_(std::move(compile)),
       fallback_(fallback), log_(std::move(log)) {}
 
 LaunchPlan EmulatorOracle::plan_for(const Config& config) {
-  LaunchPlan plan = previous_plan_ ? family_.prepare_next(workload_, config, dtype_, *previous_plan_)
-                                   : family_.prepare(workload_, config, dtype_);
+  LaunchPlan plan = previous_plan_ ? family_.prepare_next(workload_, problem_, config, *previous_plan_)
+                                   : family_.prepare(workload_, problem_, config);
   return plan;
 }
 
@@ -51,7 +51,7 @@ EmulatorOracle::Entry& EmulatorOracle::entry(const Config& config) {
     e.kernel = compile_(config);
     if (!e.kernel || !e.kernel->ok) throw InputError("does not compile" + (e.kernel ? ": " + e.kernel->log : ""));
     LaunchPlan plan = plan_for(config);
-    e.emulated = emulate_candidate(family_, workload_, config, dtype_, plan, *e.kernel, gpu_);
+    e.emulated = emulate_candidate(family_, workload_, problem_, config, plan, *e.kernel, gpu_);
     previous_plan_ = std::move(plan);
     e.view = oracle_view(*e.emulated);
   } catch (const InputError& err) {
@@ -59,7 +59,7 @@ EmulatorOracle::Entry& EmulatorOracle::entry(const Config& config) {
   }
   if (!e.emulated) {
     e.view = fallback_.evaluate(config);
-    const std::string key = family_.space().canonical(config);
+    const std::string key = family_.space(problem_).canonical(config);
     fallbacks_[key] = why;
     if (log_) log_("emulator: " + key + " answered by the first cost model: " + why);
   }
@@ -77,14 +77,15 @@ const KernelEmulationInput& EmulatorOracle::longest_step_input(const Config& con
   if (input_ && input_->first == config) return input_->second;
   // As emulate_plan does: earlier steps' sampled blocks run first, over zero-filled outputs.
   LaunchPlan plan = plan_for(config);
-  const WorkEstimate estimate = plan_weighs_itself(plan) ? WorkEstimate{} : family_.estimate(workload_, config, dtype_);
+  if (!plan.program.empty()) throw InputError("the occupancy analysis takes plans without a program");
+  const LaunchWeigher weigher = LaunchWeigher::of(family_, workload_, problem_, config, plan);
   const std::shared_ptr<const ptx::PtxModule> module = shared_ptx_module_cache().get(*e.kernel);
   interp::HostMemory memory(plan, interp::HostMemory::Fill::Zero);
   const size_t longest = e.emulated->longest_step();
   KernelEmulationInput in;
   for (size_t i = 0; i <= longest && i < plan.steps.size(); ++i) {
     const LaunchStep& step = plan.steps[i];
-    std::vector<double> weights = launch_block_weights(plan, step, estimate);
+    std::vector<double> weights = weigher.weights(plan, step);
     const std::vector<int64_t> sampled = choose_sample_blocks(weights, CandidateEmulationOptions{}.samples);
     interp::InterpretLimits limits;
     limits.max_warp_instructions_per_block = CandidateEmulationOptions{}.max_warp_instructions_per_block;

@@ -33,7 +33,7 @@ class EmulatorOracle : public SaakeOracle {
   using Log = std::function<void(const std::string&)>;
 
   // `fallback` answers configurations the emulator cannot take; it must outlive this oracle.
-  EmulatorOracle(const KernelFamily& family, const Workload& workload, Dtype dtype, const GpuSpec& gpu,
+  EmulatorOracle(const KernelFamily& family, const Workload& workload, const Problem& problem, const GpuSpec& gpu,
                  Compile compile, SaakeOracle& fallback, Log log = {});
 
   std::optional<OracleView> evaluate(const Config& config) override;
@@ -58,7 +58,7 @@ class EmulatorOracle : public SaakeOracle {
 
   const KernelFamily& family_;
   const Workload& workload_;
-  Dtype dtype_;
+  Problem problem_;
   GpuSpec gpu_;
   Compile compile_;
   SaakeOracle& fallback_;

@@ -7,26 +7,26 @@
 namespace ktune {
 
 std::optional<CandidatePrediction> emulate_compiled(const KernelFamily& family, const Workload& workload,
-                                                    const Config& config, Dtype dtype, const CompiledKernel& kernel,
+                                                    const Problem& problem, const Config& config, const CompiledKernel& kernel,
                                                     const GpuSpec& gpu, bool sensitivity, std::string* why) {
   try {
     if (!kernel.ok) throw InputError("the candidate did not compile");
     CandidateEmulationOptions options;
     options.sensitivity = sensitivity;
-    const LaunchPlan plan = family.prepare(workload, config, dtype);
-    return emulate_candidate(family, workload, config, dtype, plan, kernel, gpu, options);
+    const LaunchPlan plan = family.prepare(workload, problem, config);
+    return emulate_candidate(family, workload, problem, config, plan, kernel, gpu, options);
   } catch (const InputError& e) {
     if (why) *why = e.what();
     return std::nullopt;
   }
 }
 
-Explanation explain_candidate(const KernelFamily& family, const Workload& workload, Dtype dtype,
+Explanation explain_candidate(const KernelFamily& family, const Workload& workload, const Problem& problem,
                               const CandidateOutcome& best, const GpuSpec& gpu, const TunerLog& log) {
   Explanation x;
   std::string why = "not compiled";
   std::optional<CandidatePrediction> p;
-  if (best.kernel) p = emulate_compiled(family, workload, best.config, dtype, *best.kernel, gpu, true, &why);
+  if (best.kernel) p = emulate_compiled(family, workload, problem, best.config, *best.kernel, gpu, true, &why);
   if (p) {
     x.predicted_us = p->microseconds;
     x.resource = resource_name(p->bottleneck);

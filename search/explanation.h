@@ -15,11 +15,11 @@ namespace ktune {
 using TunerLog = std::function<void(const std::string&)>;
 
 std::optional<CandidatePrediction> emulate_compiled(const KernelFamily& family, const Workload& workload,
-                                                    const Config& config, Dtype dtype, const CompiledKernel& kernel,
+                                                    const Problem& problem, const Config& config, const CompiledKernel& kernel,
                                                     const GpuSpec& gpu, bool sensitivity, std::string* why);
 
 // Emulates `best` with the sensitivity analysis; the first model's view of it when that fails.
-Explanation explain_candidate(const KernelFamily& family, const Workload& workload, Dtype dtype,
+Explanation explain_candidate(const KernelFamily& family, const Workload& workload, const Problem& problem,
                               const CandidateOutcome& best, const GpuSpec& gpu, const TunerLog& log);
 
 }  // namespace ktune

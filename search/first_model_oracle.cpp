@@ -22,13 +22,13 @@ WalkBottleneck first_model_bottleneck(const Prediction& p) {
   return {"dram", WalkBottleneckKind::Latency};
 }
 
-FirstModelOracle::FirstModelOracle(const KernelFamily& family, const Workload& workload, Dtype dtype,
+FirstModelOracle::FirstModelOracle(const KernelFamily& family, const Workload& workload, const Problem& problem,
                                    const GpuSpec& gpu, const ResourceUsage& usage)
-    : family_(family), workload_(workload), dtype_(dtype), gpu_(gpu), usage_(usage) {}
+    : family_(family), workload_(workload), problem_(problem), gpu_(gpu), usage_(usage) {}
 
 const WorkEstimate& FirstModelOracle::estimate(const Config& config) {
   auto it = estimates_.find(config);
-  if (it == estimates_.end()) it = estimates_.emplace(config, family_.estimate(workload_, config, dtype_)).first;
+  if (it == estimates_.end()) it = estimates_.emplace(config, family_.estimate(workload_, problem_, config)).first;
   return it->second;
 }
 

@@ -19,7 +19,7 @@ WalkBottleneck first_model_bottleneck(const Prediction& p);
 class FirstModelOracle : public SaakeOracle {
  public:
   // `usage`: the resources the model assumes before compiling (the tuner's assumed usage).
-  FirstModelOracle(const KernelFamily& family, const Workload& workload, Dtype dtype, const GpuSpec& gpu,
+  FirstModelOracle(const KernelFamily& family, const Workload& workload, const Problem& problem, const GpuSpec& gpu,
                    const ResourceUsage& usage);
   std::optional<OracleView> evaluate(const Config& config) override;
   std::optional<WalkBottleneck> bottleneck_at(const Config& config, double occupancy) override;
@@ -31,7 +31,7 @@ class FirstModelOracle : public SaakeOracle {
 
   const KernelFamily& family_;
   const Workload& workload_;
-  Dtype dtype_;
+  Problem problem_;
   GpuSpec gpu_;
   ResourceUsage usage_;
   std::map<Config, WorkEstimate> estimates_;  // estimates walk the matrix: computed once

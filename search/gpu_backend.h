@@ -14,7 +14,7 @@ namespace ktune {
 class GpuLoopBackend : public LoopBackend {
  public:
   using RequestFor = std::function<CompileRequest(const Config&)>;
-  GpuLoopBackend(const KernelFamily& family, const Workload& workload, Dtype dtype, bool hot, const GpuSpec& gpu,
+  GpuLoopBackend(const KernelFamily& family, const Workload& workload, const Problem& problem, bool hot, const GpuSpec& gpu,
                  CompileCache& cache, Measurer& measurer, RequestFor request_for);
 
   std::shared_ptr<const CompiledKernel> compile(const Config& config) override;
@@ -28,14 +28,13 @@ class GpuLoopBackend : public LoopBackend {
 
   const KernelFamily& family_;
   const Workload& workload_;
-  Dtype dtype_;
+  Problem problem_;
   GpuSpec gpu_;
   CompileCache& cache_;
   Measurer& measurer_;
   RequestFor request_for_;
   MeasureOptions options_;
-  std::vector<double> reference_;
-  std::vector<int32_t> row_lengths_;
+  Reference reference_;
   std::optional<LaunchPlan> previous_plan_;  // lends its inputs to the next configuration's plan
 };
 

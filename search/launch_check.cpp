@@ -4,17 +4,17 @@
 
 namespace ktune {
 
-std::string launch_violation(const KernelFamily& family, const Workload& workload, const Config& config,
+std::string launch_violation(const KernelFamily& family, const Workload& workload, const Problem& problem, const Config& config,
                              const CompiledKernel& kernel, const GpuSpec& gpu) {
   DeviceLimits limits;
   limits.max_registers_per_thread = gpu.max_registers_per_thread;
   limits.registers_per_block = gpu.registers_per_sm;
   limits.shared_bytes_per_block = gpu.max_shared_per_block;
   limits.max_threads_per_block = gpu.max_threads_per_block;
-  const ParameterSpace space = family.space();
+  const ParameterSpace space = family.space(problem);
   std::vector<LaunchStep> steps;
   try {
-    steps = family.launches(workload, config);
+    steps = family.launches(workload, problem, config);
   } catch (const InputError& e) {  // a configuration this workload cannot take (a refused format)
     return e.what();
   }

@@ -11,7 +11,7 @@
 namespace ktune {
 
 // Empty when every launch of `config` fits the device; else the entry and the reason.
-std::string launch_violation(const KernelFamily& family, const Workload& workload, const Config& config,
+std::string launch_violation(const KernelFamily& family, const Workload& workload, const Problem& problem, const Config& config,
                              const CompiledKernel& kernel, const GpuSpec& gpu);
 
 }  // namespace ktune

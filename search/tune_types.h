@@ -24,7 +24,7 @@ struct TuneBudget {
 
 struct TuneRequest {
   const KernelFamily* family = nullptr;
-  Dtype dtype = Dtype::F32;
+  Problem problem;  // canonical for the family (make_problem)
   TuneBudget budget;
   bool hot = false;  // time with a warm L2 instead of flushing it
   // Stop once the best is this many times faster than the vendor baseline (when there is one).

@@ -19,6 +19,9 @@
 namespace ktune {
 namespace {
 
+// The most configurations the first cost model ranks at the start of a tune.
+constexpr size_t kFirstModelCandidates = 4096;
+
 // Before compiling, the model assumes a typical register count; compiled candidates get theirs.
 ResourceUsage assumed_usage() {
   ResourceUsage u;
@@ -91,8 +94,8 @@ std::shared_ptr<const GpuSpec> Tuner::gpu() const {
   return gpu_;
 }
 
-CompileRequest Tuner::compile_request(const KernelFamily& family, const Config& config, Dtype dtype) const {
-  KernelSource src = family.source(config, dtype);
+CompileRequest Tuner::compile_request(const KernelFamily& family, const Problem& problem, const Config& config) const {
+  KernelSource src = family.source(problem, config);
   CompileRequest req;
   req.code = std::move(src.code);
   req.entries = std::move(src.entries);
@@ -105,18 +108,21 @@ bool Tuner::can_measure() const { return ctx_.measurer != nullptr && ctx_.measur
 
 TuneOutcome Tuner::run(const Workload& workload, const TuneRequest& request, TuneObserver& observer) const {
   const KernelFamily& family = *request.family;
-  const ParameterSpace space = family.space();
+  const ParameterSpace space = family.space(request.problem);
   const std::shared_ptr<const GpuSpec> gpu = this->gpu();  // one spec for the whole tune
   std::vector<CandidateOutcome> ranked;
   // The first model's estimate walks the whole matrix (O(nnz) for SpMV): on a large one the
   // space's estimates took a minute one after another, so they run side by side on the pool.
-  std::vector<Config> configs = space.enumerate();
+  // Every configuration of a small space; a seeded sample of one of 10^6 points and more, which
+  // the model ranks and the search's techniques then move away from.
+  SpaceRng rng(request.seed);
+  std::vector<Config> configs = space.sample(rng, kFirstModelCandidates);
   std::vector<std::future<std::optional<Prediction>>> predictions;
   PendingTasks pending_predictions(predictions);  // they hold references to this frame
   for (const Config& config : configs) {
     predictions.push_back(ctx_.compile_pool->submit([&family, &workload, &request, gpu, config] {
       throw_if_cancelled();
-      return try_predict(family.estimate(workload, config, request.dtype), assumed_usage(), *gpu);
+      return try_predict(family.estimate(workload, request.problem, config), assumed_usage(), *gpu);
     }));
   }
   for (size_t i = 0; i < configs.size(); ++i) {
@@ -135,7 +141,7 @@ TuneOutcome Tuner::run(const Workload& workload, const TuneRequest& request, Tun
   TuneOutcome outcome = can_measure() ? run_measured(workload, request, std::move(ranked), *gpu, observer)
                                       : run_model_only(workload, request, std::move(ranked), *gpu, observer);
   if (outcome.best && !observer.cancelled())
-    outcome.explanation = explain_candidate(family, workload, request.dtype, *outcome.best, *gpu, ctx_.log);
+    outcome.explanation = explain_candidate(family, workload, request.problem, *outcome.best, *gpu, ctx_.log);
   return outcome;
 }
 
@@ -151,11 +157,11 @@ TuneOutcome Tuner::run_model_only(const Workload& w, const TuneRequest& r, std::
   std::vector<std::future<Refined>> refined;
   PendingTasks pending(refined);  // the tasks hold references to this frame
   for (size_t i = 0; i < n; ++i) {
-    CompileRequest req = compile_request(*r.family, ranked[i].config, r.dtype);
+    CompileRequest req = compile_request(*r.family, r.problem, ranked[i].config);
     refined.push_back(ctx_.compile_pool->submit([cache = ctx_.compile_cache, req, &w, &r, &gpu, &c = ranked[i]] {
       Refined out;
       out.kernel = cache->get(req);
-      out.emulated = emulate_compiled(*r.family, w, c.config, r.dtype, *out.kernel, gpu, false, &out.why);
+      out.emulated = emulate_compiled(*r.family, w, r.problem, c.config, *out.kernel, gpu, false, &out.why);
       return out;
     }));
   }
@@ -170,8 +176,8 @@ TuneOutcome Tuner::run_model_only(const Workload& w, const TuneRequest& r, std::
     } else {
       if (ctx_.log && c.kernel->ok) ctx_.log("emulator: " + c.config_key + " ranked by the first cost model: " + x.why);
       // Not a configuration this workload refuses (a format it cannot take): those never run.
-      if (c.kernel->ok && launch_violation(*r.family, w, c.config, *c.kernel, gpu).empty())
-        p = try_predict(r.family->estimate(w, c.config, r.dtype), combined_usage(*c.kernel), gpu);
+      if (c.kernel->ok && launch_violation(*r.family, w, r.problem, c.config, *c.kernel, gpu).empty())
+        p = try_predict(r.family->estimate(w, r.problem, c.config), combined_usage(*c.kernel), gpu);
     }
     if (p) {
       c.prediction = *p;
@@ -192,24 +198,24 @@ TuneOutcome Tuner::run_model_only(const Workload& w, const TuneRequest& r, std::
 
 std::optional<Config> Tuner::model_walk(const Workload& w, const TuneRequest& r) const {
   const std::shared_ptr<const GpuSpec> gpu = this->gpu();
-  FirstModelOracle first(*r.family, w, r.dtype, *gpu, assumed_usage());
+  FirstModelOracle first(*r.family, w, r.problem, *gpu, assumed_usage());
   EmulatorOracle oracle(
-      *r.family, w, r.dtype, *gpu, [this, &r](const Config& c) { return ctx_.compile_cache->get(compile_request(*r.family, c, r.dtype)); },
+      *r.family, w, r.problem, *gpu, [this, &r](const Config& c) { return ctx_.compile_cache->get(compile_request(*r.family, r.problem, c)); },
       first, ctx_.log);
-  const std::vector<SaakeWalk> walks = saake_search(oracle, r.family->canonical_moves());
+  const std::vector<SaakeWalk> walks = saake_search(oracle, r.family->canonical_moves(r.problem));
   if (walks.empty()) return std::nullopt;
   return walks.front().best;
 }
 
 TuneOutcome Tuner::run_measured(const Workload& w, const TuneRequest& r, std::vector<CandidateOutcome> ranked,
                                 const GpuSpec& gpu, TuneObserver& observer) const {
-  const ParameterSpace space = r.family->space();
-  FirstModelOracle first(*r.family, w, r.dtype, gpu, assumed_usage());
+  const ParameterSpace space = r.family->space(r.problem);
+  FirstModelOracle first(*r.family, w, r.problem, gpu, assumed_usage());
   EmulatorOracle oracle(
-      *r.family, w, r.dtype, gpu, [this, &r](const Config& c) { return ctx_.compile_cache->get(compile_request(*r.family, c, r.dtype)); },
+      *r.family, w, r.problem, gpu, [this, &r](const Config& c) { return ctx_.compile_cache->get(compile_request(*r.family, r.problem, c)); },
       first, ctx_.log);
   std::optional<Config> walked;
-  const std::vector<SaakeWalk> walks = saake_search(oracle, r.family->canonical_moves());
+  const std::vector<SaakeWalk> walks = saake_search(oracle, r.family->canonical_moves(r.problem));
   if (!walks.empty()) walked = walks.front().best;
   // The emulator re-ranks the first model's top few: the search compiles them first anyway.
   constexpr size_t kReRanked = 4;
@@ -220,7 +226,7 @@ TuneOutcome Tuner::run_measured(const Workload& w, const TuneRequest& r, std::ve
   context.model_ranked = emulator_first(ranked, oracle);
   context.seed = walked;
   context.predict_us = [&w, &r, &gpu](const Config& c) -> std::optional<double> {
-    std::optional<Prediction> p = try_predict(r.family->estimate(w, c, r.dtype), assumed_usage(), gpu);
+    std::optional<Prediction> p = try_predict(r.family->estimate(w, r.problem, c), assumed_usage(), gpu);
     return p ? std::optional<double>(p->time_us) : std::nullopt;
   };
   std::unique_ptr<Technique> technique = make_search_technique(context);
@@ -229,8 +235,8 @@ TuneOutcome Tuner::run_measured(const Workload& w, const TuneRequest& r, std::ve
   if (walked) seeds.push_back(*walked);
   if (!context.model_ranked.empty()) seeds.push_back(context.model_ranked.front());
 
-  GpuLoopBackend backend(*r.family, w, r.dtype, r.hot, gpu, *ctx_.compile_cache, *ctx_.measurer,
-                         [this, &r](const Config& c) { return compile_request(*r.family, c, r.dtype); });
+  GpuLoopBackend backend(*r.family, w, r.problem, r.hot, gpu, *ctx_.compile_cache, *ctx_.measurer,
+                         [this, &r](const Config& c) { return compile_request(*r.family, r.problem, c); });
   LoopSettings settings;
   settings.budget = r.budget;
   settings.target_speedup = r.target_speedup;

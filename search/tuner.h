@@ -48,7 +48,7 @@ class Tuner {
   std::shared_ptr<const GpuSpec> gpu() const;
 
   // The request an NVRTC compile of `config` needs, for the answer and the cache alike.
-  CompileRequest compile_request(const KernelFamily& family, const Config& config, Dtype dtype) const;
+  CompileRequest compile_request(const KernelFamily& family, const Problem& problem, const Config& config) const;
 
  private:
   bool can_measure() const;

@@ -1,7 +1,7 @@
 #pragma once
-// Answers GET /v1/configs from memory: exact hits by (kernel, dtype, device, signature), then
-// the nearest stored workload by feature distance, then the family's default. Loaded from the
-// results table at start and kept current as tunes finish, so lookups never touch SQLite.
+// Answers GET /v1/configs from memory: exact hits by (answer key, signature), then the nearest
+// stored workload by feature distance, then the family's default. Loaded from the results
+// table at start and kept current as tunes finish, so lookups never touch SQLite.
 #include <map>
 #include <memory>
 #include <mutex>
@@ -13,8 +13,18 @@
 
 namespace ktune {
 
+// What an answer answers besides its workload: only answers of equal keys may stand in for one
+// another. `version` is the family's template hash: an answer of other templates is stale.
+struct AnswerKey {
+  std::string kernel, problem, dtype, device, version;
+
+  std::string text() const;
+  bool operator==(const AnswerKey& o) const { return text() == o.text(); }
+};
+
 struct StoredAnswer {
-  std::string kernel, dtype, device, signature;
+  AnswerKey key;
+  std::string signature;
   std::vector<double> vector;  // the workload's features, for nearest-neighbour reuse
   nlohmann::json answer;
 };
@@ -25,23 +35,19 @@ class ConfigLookup {
 
   void remember(StoredAnswer stored);
   // The exact answer, or empty.
-  std::shared_ptr<const StoredAnswer> exact(const std::string& kernel, const std::string& dtype,
-                                            const std::string& device, const std::string& signature) const;
-  // The closest stored answer within max_distance for the same kernel, dtype and device.
+  std::shared_ptr<const StoredAnswer> exact(const AnswerKey& key, const std::string& signature) const;
+  // The closest stored answer within max_distance under the same key.
   struct Neighbour {
     std::shared_ptr<const StoredAnswer> stored;
     double distance = 0;
   };
-  std::optional<Neighbour> nearest(const std::string& kernel, const std::string& dtype, const std::string& device,
-                                   const std::vector<double>& vector) const;
+  std::optional<Neighbour> nearest(const AnswerKey& key, const std::vector<double>& vector) const;
   size_t size() const;
 
  private:
-  static std::string key(const std::string& kernel, const std::string& dtype, const std::string& device,
-                         const std::string& signature);
   double max_distance_;
   mutable std::shared_mutex mutex_;
-  std::map<std::string, std::shared_ptr<const StoredAnswer>> by_key_;
+  std::map<std::string, std::shared_ptr<const StoredAnswer>> by_key_;  // key text + signature
 };
 
 }  // namespace ktune

@@ -96,7 +96,7 @@ nlohmann::json Service::calibrate(const std::string& id) {
   log_info("calibrating " + p.device.name + ": microbenchmarks through the measurement worker");
   const auto compile = [&p](const CompileRequest& r) { return *p.compile_cache.get(r); };
   const auto time = [&p](const CompiledKernel& k, const LaunchPlan& plan, const Microbenchmark&, int64_t) {
-    return p.measurer->measure(k, plan, {0.0}, {}, Dtype::F32, calibration_measure_options());
+    return p.measurer->measure(k, plan, Reference{{"out", {0.0}}}, calibration_measure_options());
   };
   const Calibration c = ktune::calibrate(p.device, p.device_fingerprint, compile, time);
   DeviceRepository(p.db).set_calibration(p.device_id, c.to_json());

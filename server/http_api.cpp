@@ -110,7 +110,7 @@ void install_routes(httplib::Server& server, Service& service, size_t max_body_b
                send_json(res, 200,
                          service.lookup(req.get_param_value("kernel"), req.get_param_value("signature"),
                                         req.get_param_value("dtype"), req.get_param_value("device"),
-                                        req.get_param_value("features")));
+                                        req.get_param_value("features"), req.get_param_value("problem")));
              }));
   server.Get("/v1/kernels", guarded(service, "/v1/kernels", [&service](const httplib::Request&, httplib::Response& res) {
                send_json(res, 200, service.kernels());

@@ -15,8 +15,10 @@
 #include "db/result_repository.h"
 #include "db/upload_repository.h"
 #include "db/workload_repository.h"
-#include "kernel_templates.h"
 #include "server/device_calibration.h"
+#include "server/job_observer.h"
+#include "server/json_body.h"
+#include "server/legacy_answers.h"
 #include "server/logging.h"
 #include "server/report_table.h"
 #include "server/service_errors.h"
@@ -34,15 +36,6 @@ namespace {
 
 // Nearest-neighbour reuse stops beyond this feature distance: farther matrices differ in class.
 constexpr double kMaxNeighbourDistance = 1.0;
-
-std::string templates_hash() {
-  Sha256 h;
-  for (std::string_view t : templates::all()) {
-    h.update(t.data(), t.size());
-    h.update("\0", 1);
-  }
-  return h.hex_digest();
-}
 
 const char* kind_name(WorkloadKind k) { return k == WorkloadKind::Graph ? "graph" : "sparse"; }
 
@@ -72,205 +65,6 @@ nlohmann::json job_json(const JobRecord& j) {
           {"created_at", j.created_at},
           {"updated_at", j.updated_at}};
 }
-
-MeasurementStatus stored_status(const CandidateOutcome& c) {
-  if (!c.kernel || !c.kernel->ok) return MeasurementStatus::CompileError;
-  switch (c.measurement->status) {
-    case MeasureStatus::Ok: return MeasurementStatus::Ok;
-    case MeasureStatus::VerifyFailed: return MeasurementStatus::VerifyFailed;
-    case MeasureStatus::Timeout: return MeasurementStatus::Timeout;
-    default: return MeasurementStatus::Fault;
-  }
-}
-
-MeasureStatus measure_status(MeasurementStatus s) {
-  switch (s) {
-    case MeasurementStatus::Ok: return MeasureStatus::Ok;
-    case MeasurementStatus::VerifyFailed: return MeasureStatus::VerifyFailed;
-    case MeasurementStatus::Timeout: return MeasureStatus::Timeout;
-    default: return MeasureStatus::Fault;
-  }
-}
-
-// Persists every candidate as it lands and reports progress; feeds back what a previous run
-// of the same job already measured.
-class JobObserver : public TuneObserver {
- public:
-  JobObserver(ServiceParts& parts, const JobRecord& job, JobControl& control, int64_t workload_id,
-              const std::string& kernel, Dtype dtype, bool hot, uint64_t seed)
-      : parts_(parts), job_(job), control_(control), workload_id_(workload_id), kernel_(kernel), dtype_(dtype), hot_(hot),
-        seed_(seed) {
-    // A restarted job keeps the vendor baseline it measured before (search_state["vendor"]).
-    if (job.search_state && job.search_state->contains("vendor")) vendor_ = (*job.search_state)["vendor"];
-    if (job.search_state && job.search_state->contains("finalists")) finalists_ = (*job.search_state)["finalists"];
-    if (job.search_state && job.search_state->contains("progress")) {
-      const nlohmann::json& p = (*job.search_state)["progress"];
-      if (p.contains("elapsed_s") && p["elapsed_s"].is_number()) elapsed_before_ = p["elapsed_s"].get<double>();
-    }
-    control_.search_state(state());
-    for (const MeasuredCandidate& m : MeasurementRepository(parts.db).list_for_job(job.id)) {
-      Measurement measurement;
-      measurement.status = measure_status(m.measurement.status);
-      measurement.median_us = m.measurement.median_us.value_or(0);
-      measurement.iqr_us = m.measurement.iqr_us.value_or(0);
-      measurement.count = static_cast<int>(m.measurement.count);
-      measurement.max_rel_error = m.measurement.max_rel_error.value_or(0);
-      measurement.message = m.measurement.message;
-      previous_[m.candidate.config_key] = measurement;
-    }
-  }
-
-  void planned(int total) override {
-    planned_ = total;
-    control_.progress(done_, planned_, std::nullopt);
-  }
-
-  void finished_one(const CandidateOutcome& c) override {
-    CandidateRecord record;
-    record.job_id = job_.id;
-    record.workload_id = workload_id_;
-    record.kernel = kernel_;
-    record.dtype = to_string(dtype_);
-    if (parts_.measurer) record.device_id = parts_.device_id;
-    record.config = c.config_key.empty() ? nlohmann::json::object() : find_family(kernel_)->space().to_json(c.config);
-    record.config_key = c.config_key;
-    if (c.kernel) record.kernel_key = c.kernel->key;
-    record.predicted_us = c.prediction.time_us;
-    const int64_t candidate_id = CandidateRepository(parts_.db).add(record);
-    if (c.measurement && !previous_.count(c.config_key)) {
-      MeasurementRecord m;
-      m.candidate_id = candidate_id;
-      m.status = stored_status(c);
-      if (c.measured_ok()) {
-        m.median_us = c.measurement->median_us;
-        m.iqr_us = c.measurement->iqr_us;
-        m.max_rel_error = c.measurement->max_rel_error;
-      }
-      m.count = c.measurement->count;
-      m.message = c.measurement->message;
-      m.hot = hot_;
-      MeasurementRepository(parts_.db).add(m);
-    }
-    ++done_;
-    if (c.kernel && c.kernel->ok) {
-      const double t = c.measured_ok() ? c.measurement->median_us : c.prediction.time_us;
-      if (!best_time_ || t < *best_time_) {
-        best_time_ = t;
-        best_ = nlohmann::json{{"config_key", c.config_key},
-                               {"predicted_us", c.prediction.time_us},
-                               {"measured_us", c.measured_ok() ? nlohmann::json(c.measurement->median_us) : nlohmann::json()}};
-      }
-    }
-    control_.progress(done_, planned_, best_);
-  }
-
-  bool cancelled() override { return control_.cancelled(); }
-
-  std::optional<std::vector<VendorTiming>> previous_vendor() override {
-    if (!vendor_.is_array()) return std::nullopt;
-    std::vector<VendorTiming> timings;
-    for (const nlohmann::json& v : vendor_) {
-      Measurement m;
-      m.status = MeasureStatus::Ok;
-      m.median_us = v.at("median_us").get<double>();
-      m.iqr_us = v.at("iqr_us").get<double>();
-      m.count = v.at("count").get<int>();
-      timings.push_back({v.at("name").get<std::string>(), m});
-    }
-    return timings;
-  }
-
-  std::optional<Measurement> previous_finalist(const std::string& config_key, int round) override {
-    if (!finalists_.contains(config_key) || round >= static_cast<int>(finalists_[config_key].size())) return std::nullopt;
-    const nlohmann::json& j = finalists_[config_key][static_cast<size_t>(round)];
-    Measurement m;
-    m.status = j.at("ok").get<bool>() ? MeasureStatus::Ok : MeasureStatus::Fault;
-    m.median_us = j.at("median_us").get<double>();
-    m.iqr_us = j.at("iqr_us").get<double>();
-    m.count = j.at("count").get<int>();
-    return m;
-  }
-
-  void finalist_measured(const std::string& config_key, int round, const Measurement& m) override {
-    nlohmann::json& rounds = finalists_[config_key];
-    if (static_cast<int>(rounds.size()) != round) return;  // rounds are recorded in order
-    rounds.push_back({{"ok", m.status == MeasureStatus::Ok}, {"median_us", m.median_us}, {"iqr_us", m.iqr_us}, {"count", m.count}});
-    control_.search_state(state());
-  }
-
-  double previous_elapsed_seconds() override { return elapsed_before_; }
-
-  // Committed as soon as measured: the baselines table, and the job's state for a restart.
-  void vendor_measured(const std::vector<VendorTiming>& timings) override {
-    vendor_ = nlohmann::json::array();
-    for (const VendorTiming& v : timings) {
-      if (v.measurement.status != MeasureStatus::Ok) continue;
-      BaselineRecord b;
-      b.workload_id = workload_id_;
-      b.device_id = parts_.device_id;
-      b.kernel = kernel_;
-      b.dtype = to_string(dtype_);
-      b.vendor = v.name;
-      b.median_us = v.measurement.median_us;
-      b.iqr_us = v.measurement.iqr_us;
-      b.count = v.measurement.count;
-      BaselineRepository(parts_.db).add(b);
-      vendor_.push_back({{"name", v.name}, {"median_us", b.median_us}, {"iqr_us", b.iqr_us}, {"count", b.count}});
-    }
-    control_.search_state(state());
-  }
-
-  void progress(const TuneProgress& p) override {
-    auto optional = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
-    progress_ = {{"phase", p.phase},
-                 {"measured", p.measured},
-                 {"best_us", optional(p.best_us)},
-                 {"best_config", p.best_config.empty() ? nlohmann::json() : nlohmann::json(p.best_config)},
-                 {"vendor_us", optional(p.vendor_us)},
-                 {"elapsed_s", p.elapsed_s},
-                 {"eta_s", optional(p.eta_s)},
-                 {"stop", p.stop_reason.empty() ? nlohmann::json() : nlohmann::json(p.stop_reason)}};
-    control_.search_state(state());
-    // The search's counts include the finalists' re-measurements: show them, not the first plan.
-    done_ = p.measured;
-    planned_ = std::max(p.planned, p.measured);
-    control_.progress(done_, planned_, std::nullopt);
-  }
-
-  std::optional<Measurement> previous_measurement(const std::string& config_key) override {
-    auto it = previous_.find(config_key);
-    if (it == previous_.end()) return std::nullopt;
-    return it->second;
-  }
-
- private:
-  // The job's search state: the seed (replay), the vendor baseline, the latest progress, the
-  // finalists' re-measurements.
-  nlohmann::json state() const {
-    nlohmann::json s{{"seed", seed_}};
-    if (!vendor_.is_null()) s["vendor"] = vendor_;
-    if (!progress_.is_null()) s["progress"] = progress_;
-    if (!finalists_.empty()) s["finalists"] = finalists_;
-    return s;
-  }
-
-  ServiceParts& parts_;
-  const JobRecord& job_;
-  JobControl& control_;
-  int64_t workload_id_;
-  std::string kernel_;
-  Dtype dtype_;
-  bool hot_;
-  uint64_t seed_;
-  int64_t done_ = 0, planned_ = 0;
-  std::optional<double> best_time_;
-  std::optional<nlohmann::json> best_;
-  std::map<std::string, Measurement> previous_;
-  nlohmann::json vendor_;    // null until measured (or restored)
-  nlohmann::json progress_;  // null until the first report
-  nlohmann::json finalists_ = nlohmann::json::object();  // config key -> re-measurements by round
-  double elapsed_before_ = 0;  // wall seconds an interrupted run of this job already spent
-};
 
 int64_t store_workload(Database& db, const Signature& sig, WorkloadKind kind, const CsrF64& m,
                        const std::string& description) {
@@ -338,9 +132,12 @@ ServiceParts::ServiceParts(const ServerConfig& c)
     log_info("no GPU available: model-only mode, answers are predicted and marked \"source\": \"model\"");
   }
   gpu = spec_for_device(device, c.arch);
-  device_fingerprint = ktune::device_fingerprint(device, NvrtcCompiler::version(), templates_hash());
+  // The GPU, its driver and NVRTC; each family's templates version its answers separately.
+  device_fingerprint = ktune::device_fingerprint(device, NvrtcCompiler::version(), "");
   device_id = DeviceRepository(db).upsert(device_fingerprint, device.present ? device.name : "model-only " + gpu.arch,
                                           device.present ? device.to_json() : nlohmann::json{{"arch", gpu.arch}});
+  if (const int moved = adopt_legacy_answers(db, device, NvrtcCompiler::version(), device_id); moved > 0)
+    log_info("carried " + std::to_string(moved) + " answers stored before kernel versions over to this device");
   use_stored_calibration(*this);
   TunerContext tc;
   tc.compile_cache = &compile_cache;
@@ -350,8 +147,11 @@ ServiceParts::ServiceParts(const ServerConfig& c)
   tc.log = [](const std::string& m) { log(LogLevel::Warn, m); };
   tuner = std::make_unique<Tuner>(tc);
   for (const ReportRow& row : ResultRepository(db).list_report())
-    lookup.remember({row.result.kernel, row.result.dtype, row.device.fingerprint, row.workload.signature,
-                     row.workload.vector, row.result.answer});
+    lookup.remember({{row.result.kernel, row.result.problem, row.result.dtype, row.device.fingerprint,
+                      row.result.kernel_version},
+                     row.workload.signature,
+                     row.workload.vector,
+                     row.result.answer});
   if (const DamagedRows damaged = damaged_rows_seen(); damaged.count > 0)
     log(LogLevel::Warn, "database " + c.db_path + ": skipped " + std::to_string(damaged.count) +
                             " damaged rows (the first: " + damaged.first + "); the rest is served");
@@ -361,41 +161,45 @@ Service::Service(const ServerConfig& config) : parts_(std::make_unique<ServicePa
   ServiceParts& p = *parts_;
   auto runner = [&p](const JobRecord& job, JobControl& control) -> nlohmann::json {
     const TuneFields t = parse_tune_request(job.request);
-    const std::string kernel = t.family->name(), dtype = to_string(t.dtype);
+    const KernelFamily& family = *t.family;
     ResolvedWorkload resolved = p.resolver.load(t.workload);
     const Workload& w = resolved.workload;
+    family.check_problem(w, t.problem);  // before anything is allocated for it
     const Signature sig = compute_signature(w.matrix, w.kind);
     // An upload was named when it was stored (its file name): keep that name.
     const std::string description = t.workload.contains("upload") ? "" : resolved.description;
     const int64_t workload_id = store_workload(p.db, sig, w.kind, w.matrix, description);
+    const AnswerKey key = p.answer_key(family, t.problem);
     if (!t.force) {
-      if (auto hit = p.lookup.exact(kernel, dtype, p.device_fingerprint, sig.exact))
-        return relabel(hit->answer, "exact", 0, nullptr);
+      if (auto hit = p.lookup.exact(key, sig.exact)) return relabel(hit->answer, "exact", 0, nullptr);
     }
     TuneRequest request;
-    request.family = t.family;
-    request.dtype = t.dtype;
+    request.family = &family;
+    request.problem = t.problem;
     request.budget = t.budget;
     request.hot = t.hot;
     request.target_speedup = t.target_speedup;
     request.seed = search_seed(job);
-    JobObserver observer(p, job, control, workload_id, kernel, t.dtype, t.hot, request.seed);
-    const TuneOutcome outcome = p.tuner->run(w, request, observer);
+    const std::unique_ptr<TuneObserver> observer =
+        make_job_observer(p, job, control, workload_id, family, t.problem, t.hot, request.seed);
+    const TuneOutcome outcome = p.tuner->run(w, request, *observer);
     if (control.cancelled()) return nullptr;
-    if (!outcome.best) throw std::runtime_error("no configuration of " + kernel + " compiled and verified");
+    if (!outcome.best) throw std::runtime_error("no configuration of " + family.name() + " compiled and verified");
     const AnswerContext context{p.tuner.get(), p.device_fingerprint, NvrtcCompiler::version(), job.id};
-    nlohmann::json answer = build_tune_answer(*t.family, w, sig, t.dtype, outcome, context);
+    nlohmann::json answer = build_tune_answer(family, w, sig, t.problem, outcome, context);
 
-    nlohmann::json vendor = nlohmann::json::array();  // stored as baselines when measured (JobObserver)
+    nlohmann::json vendor = nlohmann::json::array();  // stored as baselines when measured (the job's observer)
     for (const VendorTiming& v : outcome.vendor) {
       if (v.measurement.status != MeasureStatus::Ok) continue;
       vendor.push_back({{"name", v.name}, {"median_us", v.measurement.median_us}});
     }
     ResultRecord r;
     r.workload_id = workload_id;
-    r.kernel = kernel;
-    r.dtype = dtype;
+    r.kernel = key.kernel;
+    r.problem = key.problem;
+    r.dtype = key.dtype;
     r.device_id = p.device_id;
+    r.kernel_version = key.version;
     r.config = answer["parameters"];
     r.answer = answer;
     r.source = outcome.measured ? ResultSource::Measured : ResultSource::Model;
@@ -405,7 +209,7 @@ Service::Service(const ServerConfig& config) : parts_(std::make_unique<ServicePa
     r.provenance = answer["provenance"];
     r.job_id = job.id;
     ResultRepository(p.db).upsert(r);
-    p.lookup.remember({kernel, dtype, p.device_fingerprint, sig.exact, sig.vector, answer});
+    p.lookup.remember({key, sig.exact, sig.vector, answer});
     return answer;
   };
   p.jobs = std::make_unique<JobManager>(p.db, p.metrics, runner, p.config.job_threads, p.config.queue_capacity);
@@ -451,7 +255,7 @@ TuneReply Service::tune(const nlohmann::json& request) {
   ServiceParts& p = *parts_;
   const TuneFields t = parse_tune_request(request);
   p.resolver.validate(t.workload);
-  const std::string kernel = t.family->name(), dtype = to_string(t.dtype);
+  const AnswerKey key = p.answer_key(*t.family, t.problem);
 
   // An upload's signature is known without loading it: a stored answer comes back at once.
   if (t.workload.contains("upload")) {
@@ -462,13 +266,14 @@ TuneReply Service::tune(const nlohmann::json& request) {
     std::optional<UploadRecord> upload = UploadRepository(p.db).get(t.workload["upload"].get<std::string>());
     if (!upload) throw NotFoundError("no uploaded matrix '" + t.workload["upload"].get<std::string>() + "'");
     if (auto w = WorkloadRepository(p.db).get(upload->workload_id))
-      if (auto hit = p.lookup.exact(kernel, dtype, p.device_fingerprint, w->signature))
+      if (auto hit = p.lookup.exact(key, w->signature))
         return {200, relabel(hit->answer, "exact", 0, nullptr)};
   }
   nlohmann::json budget = {{"measurements", t.budget.measurements}, {"seconds", t.budget.seconds},
                            {"compiles", t.budget.model_compiles}, {"patience", t.budget.patience}};
   if (t.target_speedup) budget["target_speedup"] = *t.target_speedup;
-  const std::string dedup_key = sha256_hex(kernel + '\n' + dtype + '\n' + p.resolver.canonical(t.workload) + '\n' +
+  const std::string dedup_key = sha256_hex(key.kernel + '\n' + key.problem + '\n' + key.dtype + '\n' +
+                                           p.resolver.canonical(t.workload) + '\n' +
                                            budget.dump() + (t.hot ? "\nhot" : "") + (t.force ? "\nforce" : ""));
   const JobManager::Submitted submitted = p.jobs->submit(request, dedup_key);
   const nlohmann::json ticket = {{"job", submitted.id}, {"state", "queued"}, {"joined", !submitted.is_new},
@@ -505,12 +310,15 @@ nlohmann::json Service::job(const std::string& id) { return job_json(parts_->job
 nlohmann::json Service::cancel_job(const std::string& id) { return job_json(parts_->jobs->cancel(id)); }
 
 nlohmann::json Service::lookup(const std::string& kernel, const std::string& signature, const std::string& dtype_text,
-                               const std::string& device, const std::string& features) {
+                               const std::string& device, const std::string& features, const std::string& problem_text) {
   ServiceParts& p = *parts_;
   const KernelFamily& family = family_named(kernel);
-  const std::string dtype = to_string(dtype_from_string(dtype_text));
-  const std::string fingerprint = device.empty() ? p.device_fingerprint : device;
-  if (auto hit = p.lookup.exact(kernel, dtype, fingerprint, signature)) return relabel(hit->answer, "exact", 0, nullptr);
+  nlohmann::json params;
+  if (!problem_text.empty()) params = parse_json_object(problem_text, "the 'problem' query parameter");
+  const Problem problem = make_problem(family, params, precision_from_string(dtype_text));
+  AnswerKey key = p.answer_key(family, problem);
+  if (!device.empty()) key.device = device;
+  if (auto hit = p.lookup.exact(key, signature)) return relabel(hit->answer, "exact", 0, nullptr);
 
   std::vector<double> vector;
   if (!features.empty()) {
@@ -527,15 +335,14 @@ nlohmann::json Service::lookup(const std::string& kernel, const std::string& sig
     vector = w->vector;
   }
   if (!vector.empty())
-    if (auto n = p.lookup.nearest(kernel, dtype, fingerprint, vector))
+    if (auto n = p.lookup.nearest(key, vector))
       return relabel(n->stored->answer, "nearest", n->distance, n->stored->signature);
   nlohmann::json answer;
   {
     std::lock_guard<std::mutex> lock(p.defaults_mutex);
-    nlohmann::json& cached = p.defaults[kernel + '\n' + dtype + '\n' + fingerprint];
+    nlohmann::json& cached = p.defaults[key.text()];
     if (cached.is_null())
-      cached = default_answer(family, dtype_from_string(dtype),
-                              AnswerContext{p.tuner.get(), fingerprint, NvrtcCompiler::version(), ""});
+      cached = default_answer(family, problem, AnswerContext{p.tuner.get(), key.device, NvrtcCompiler::version(), ""});
     answer = cached;
   }
   answer["signature"] = signature;
@@ -545,13 +352,21 @@ nlohmann::json Service::lookup(const std::string& kernel, const std::string& sig
 nlohmann::json Service::kernels() const {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& f : all_families()) {
-    const ParameterSpace space = f->space();
+    nlohmann::json precisions = nlohmann::json::array();
+    for (const Precision& precision : f->precisions()) precisions.push_back(to_string(precision));
+    const ProblemSchema schema = f->problem_schema();
+    // The space of the problem's defaults: families whose space depends on the problem say so
+    // in their description.
+    const ParameterSpace space = f->space(make_problem(*f, nullptr, f->precisions().front()));
+    nlohmann::json described = space.describe();
     out.push_back({{"name", f->name()},
                    {"description", f->description()},
                    {"workload", kind_name(f->workload_kind())},
-                   {"dtypes", {"f32", "f64"}},
-                   {"space", space.describe()},
-                   {"configurations", space.enumerate().size()}});
+                   {"dtypes", precisions},
+                   {"problem", schema.describe()},
+                   {"version", family_version(*f)},
+                   {"configurations", described["configurations"]},
+                   {"space", described}});
   }
   return {{"kernels", out}};
 }

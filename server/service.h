@@ -33,8 +33,9 @@ class Service {
   TuneReply tune(const nlohmann::json& request);
   nlohmann::json job(const std::string& id);
   nlohmann::json cancel_job(const std::string& id);
+  // `problem` is the family's parameters as JSON text (empty: its defaults).
   nlohmann::json lookup(const std::string& kernel, const std::string& signature, const std::string& dtype,
-                        const std::string& device, const std::string& features);
+                        const std::string& device, const std::string& features, const std::string& problem);
   nlohmann::json kernels() const;
   nlohmann::json devices();
   // GET /v1/devices/{id} and POST /v1/devices/{id}/calibrate (server/device_calibration.cpp);

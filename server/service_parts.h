@@ -24,6 +24,11 @@ namespace ktune {
 struct ServiceParts {
   explicit ServiceParts(const ServerConfig& config);
 
+  // What this daemon's answers for `problem` of `family` are stored and found under.
+  AnswerKey answer_key(const KernelFamily& family, const Problem& problem) const {
+    return {family.name(), problem.key(), to_string(problem.precision), device_fingerprint, family_version(family)};
+  }
+
   ServerConfig config;
   Metrics metrics;
   Database db;

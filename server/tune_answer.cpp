@@ -21,15 +21,16 @@ std::string utc_now() {
 }
 
 // Family, parameters, source and compile options of one configuration.
-nlohmann::json describe_config(const KernelFamily& family, const Config& config, Dtype dtype,
+nlohmann::json describe_config(const KernelFamily& family, const Problem& problem, const Config& config,
                                const AnswerContext& context) {
-  const ParameterSpace space = family.space();
-  const CompileRequest req = context.tuner->compile_request(family, config, dtype);
+  const ParameterSpace space = family.space(problem);
+  const CompileRequest req = context.tuner->compile_request(family, problem, config);
   nlohmann::json parameters = space.to_json(config);
   nlohmann::json j;
   j["kernel"] = family.name();
   j["family"] = family.name();
-  j["dtype"] = to_string(dtype);
+  j["problem"] = problem.params;
+  j["dtype"] = to_string(problem.precision);
   j["schedule"] = parameters.value("schedule", nlohmann::json());
   j["parameters"] = parameters;
   j["config_key"] = space.canonical(config);
@@ -41,6 +42,7 @@ nlohmann::json describe_config(const KernelFamily& family, const Config& config,
   j["provenance"] = {{"service_version", service_version()},
                      {"nvrtc_version", context.nvrtc_version},
                      {"device_fingerprint", context.device_fingerprint},
+                     {"kernel_version", family_version(family)},
                      {"created_at", utc_now()},
                      {"job", context.job_id}};
   return j;
@@ -51,23 +53,31 @@ nlohmann::json describe_config(const KernelFamily& family, const Config& config,
 std::string service_version() { return KTUNE_VERSION; }
 
 nlohmann::json build_tune_answer(const KernelFamily& family, const Workload& workload, const Signature& signature,
-                                 Dtype dtype, const TuneOutcome& outcome, const AnswerContext& context) {
+                                 const Problem& problem, const TuneOutcome& outcome, const AnswerContext& context) {
   const CandidateOutcome& best = *outcome.best;
-  nlohmann::json j = describe_config(family, best.config, dtype, context);
+  nlohmann::json j = describe_config(family, problem, best.config, context);
   j["signature"] = signature.exact;
   nlohmann::json launch = nlohmann::json::array();
-  for (const LaunchStep& s : family.launches(workload, best.config)) {
+  for (const LaunchStep& s : family.launches(workload, problem, best.config)) {
     // The arguments in order: a named array of the format the configuration reads (CSR's
     // row_ptr, or SELL-32's slice_ptr, ...), or a scalar's value.
     nlohmann::json args = nlohmann::json::array();
     for (const KernelArg& a : s.args) {
       if (!a.buffer.empty()) args.push_back({{"buffer", a.buffer}});
+      else if (a.iteration) args.push_back({{"iteration", true}});
       else std::visit([&args](auto v) { args.push_back({{"scalar", v}}); }, a.scalar);
     }
-    launch.push_back({{"entry", s.entry}, {"grid", dim(s.grid)}, {"block", dim(s.block)}, {"shared_bytes", s.shared_bytes},
-                      {"args", args}});
+    nlohmann::json step = {{"entry", s.entry}, {"grid", dim(s.grid)}, {"block", dim(s.block)},
+                           {"shared_bytes", s.shared_bytes}, {"args", args}};
+    if (s.grid_from)
+      step["grid_from"] = {{"buffer", s.grid_from->buffer}, {"index", s.grid_from->index},
+                           {"items_per_block", s.grid_from->items_per_block}};
+    launch.push_back(step);
   }
   j["launch"] = launch;
+  // Control flow, for the families whose plans loop (launch[i] by index): absent otherwise.
+  if (const std::vector<PlanOp> program = family.program(workload, problem, best.config); !program.empty())
+    j["program"] = program_to_json(program);
   // Why it is fast: the emulator's time, bottleneck and sensitivity vector of the chosen
   // configuration (the first model's time and bottleneck, no sensitivity, when the emulator
   // could not take it); "prediction" keeps the breakdown the candidate was ranked by.
@@ -98,8 +108,8 @@ nlohmann::json build_tune_answer(const KernelFamily& family, const Workload& wor
                           {"spill_loads", u.spill_loads}};
     j["resources"] = resources;
   }
-  j["flops"] = family.flops(workload);
-  j["min_bytes"] = family.min_bytes(workload, dtype);
+  j["flops"] = family.flops(workload, problem);
+  j["min_bytes"] = family.min_bytes(workload, problem);
   j["candidates_considered"] = outcome.candidates_considered;
 
   nlohmann::json vendor = nlohmann::json::array();
@@ -124,9 +134,8 @@ nlohmann::json build_tune_answer(const KernelFamily& family, const Workload& wor
   return j;
 }
 
-nlohmann::json default_answer(const KernelFamily& family, Dtype dtype, const AnswerContext& context) {
-  const std::vector<Config> configs = family.space().enumerate();
-  nlohmann::json j = describe_config(family, configs.front(), dtype, context);
+nlohmann::json default_answer(const KernelFamily& family, const Problem& problem, const AnswerContext& context) {
+  nlohmann::json j = describe_config(family, problem, family.space(problem).first_valid(), context);
   j["source"] = "default";
   j["match"] = "default";
   j["predicted_us"] = nullptr;

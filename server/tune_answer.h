@@ -19,11 +19,11 @@ struct AnswerContext {
 // Builds the answer for the outcome's best candidate. When a vendor library beat every
 // candidate the answer recommends it ("use": "cusparse-csr-alg2") with both times.
 nlohmann::json build_tune_answer(const KernelFamily& family, const Workload& workload, const Signature& signature,
-                                 Dtype dtype, const TuneOutcome& outcome, const AnswerContext& context);
+                                 const Problem& problem, const TuneOutcome& outcome, const AnswerContext& context);
 
-// The family's default configuration (first valid of its space) as an answer for a lookup that
-// found nothing stored: match "default", no timings.
-nlohmann::json default_answer(const KernelFamily& family, Dtype dtype, const AnswerContext& context);
+// The family's default configuration (ParameterSpace::first_valid) as an answer for a lookup
+// that found nothing stored: match "default", no timings.
+nlohmann::json default_answer(const KernelFamily& family, const Problem& problem, const AnswerContext& context);
 
 std::string service_version();
 

@@ -24,15 +24,15 @@ bool bool_field(const nlohmann::json& j, const char* name) {
 }  // namespace
 
 TuneFields parse_tune_request(const nlohmann::json& r) {
-  static const std::set<std::string> known = {"kernel", "dtype", "workload", "budget", "wait", "wait_seconds", "hot", "force",
-                                             "target_speedup"};
+  static const std::set<std::string> known = {"kernel", "dtype",  "problem", "workload",      "budget",
+                                             "wait",   "wait_seconds", "hot",     "force", "target_speedup"};
   for (const auto& [key, value] : r.items())
     if (!known.count(key)) throw InputError("unknown field '" + key + "' in the tune request");
   TuneFields t;
   if (!r.contains("kernel") || !r["kernel"].is_string()) throw InputError("'kernel' (a string such as \"spmv\") is required");
   t.family = &family_named(r["kernel"].get<std::string>());
-  if (r.contains("dtype") && !r["dtype"].is_string()) throw InputError("'dtype' must be \"f32\" or \"f64\"");
-  t.dtype = dtype_from_string(r.value("dtype", "f32"));
+  const Precision precision = precision_from_json(r.contains("dtype") ? r["dtype"] : nlohmann::json("f32"));
+  t.problem = make_problem(*t.family, r.contains("problem") ? r["problem"] : nlohmann::json(), precision);
   if (!r.contains("workload")) throw InputError("'workload' is required: {\"upload\"|\"path\"|\"generator\": ...}");
   t.workload = r["workload"];
   if (r.contains("budget")) {

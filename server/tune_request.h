@@ -11,7 +11,7 @@ namespace ktune {
 
 struct TuneFields {
   const KernelFamily* family = nullptr;
-  Dtype dtype = Dtype::F32;
+  Problem problem;  // the family's parameters, validated, and the precision
   nlohmann::json workload;
   TuneBudget budget;
   bool wait = false;

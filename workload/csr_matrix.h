@@ -5,7 +5,9 @@
 
 namespace ktune {
 
-enum class Dtype { F32, F64 };
+// Element types of values. F16 and BF16 are storage types of dense (tensor) families; the
+// sparse families take F32 and F64.
+enum class Dtype { F16, BF16, F32, F64 };
 
 template <typename Value>
 struct CsrMatrix {

@@ -4,14 +4,32 @@
 
 namespace ktune {
 
-const char* to_string(Dtype d) { return d == Dtype::F32 ? "f32" : "f64"; }
+const char* to_string(Dtype d) {
+  switch (d) {
+    case Dtype::F16: return "f16";
+    case Dtype::BF16: return "bf16";
+    case Dtype::F32: return "f32";
+    case Dtype::F64: return "f64";
+  }
+  return "?";
+}
 
 Dtype dtype_from_string(const std::string& s) {
   if (s == "f32" || s == "float32" || s == "float") return Dtype::F32;
   if (s == "f64" || s == "float64" || s == "double") return Dtype::F64;
-  throw InputError("unknown dtype '" + s + "' (expected f32 or f64)");
+  if (s == "f16" || s == "float16" || s == "half") return Dtype::F16;
+  if (s == "bf16" || s == "bfloat16") return Dtype::BF16;
+  throw InputError("unknown dtype '" + s + "' (expected f16, bf16, f32 or f64)");
 }
 
-size_t dtype_size(Dtype d) { return d == Dtype::F32 ? 4 : 8; }
+size_t dtype_size(Dtype d) {
+  switch (d) {
+    case Dtype::F16:
+    case Dtype::BF16: return 2;
+    case Dtype::F32: return 4;
+    case Dtype::F64: return 8;
+  }
+  return 0;
+}
 
 }  // namespace ktune

@@ -1,4 +1,4 @@
-#include "model/saake/csr_block_weights.h"
+#include "kernels/spmv/spmv_block_weights.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -57,7 +57,7 @@ std::optional<std::vector<double>> sell_block_weights(const IntView& slice_ptr, 
 
 }  // namespace
 
-std::optional<std::vector<double>> csr_block_weights(const LaunchPlan& plan, const LaunchStep& step) {
+std::optional<std::vector<double>> spmv_block_weights(const LaunchPlan& plan, const LaunchStep& step) {
   const int64_t blocks = int64_t{step.grid.x} * step.grid.y * step.grid.z;
   if (blocks < 1) return std::nullopt;
   if (const IntView slice_ptr = int_buffer(plan, step, "slice_ptr"); slice_ptr.size >= 1)
@@ -118,7 +118,7 @@ std::optional<std::vector<double>> csr_block_weights(const LaunchPlan& plan, con
   return weights;
 }
 
-std::optional<std::vector<double>> csr_block_spans(const LaunchPlan& plan, const LaunchStep& step) {
+std::optional<std::vector<double>> spmv_block_spans(const LaunchPlan& plan, const LaunchStep& step) {
   const int64_t blocks = int64_t{step.grid.x} * step.grid.y * step.grid.z;
   const IntView row_blocks = int_buffer(plan, step, "row_blocks");
   const IntView row_ptr = int_buffer(plan, step, "row_ptr");

@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-#include "kernels/kernel_family.h"
+#include "kernels/launch_plan.h"
 
 namespace ktune {
 
@@ -24,7 +24,7 @@ namespace ktune {
 //     weighs the sum over its warps of 1 + the slice's width.
 // Nothing (std::nullopt) when the step reads neither "row_ptr" nor "slice_ptr", or the buffers
 // are malformed.
-std::optional<std::vector<double>> csr_block_weights(const LaunchPlan& plan, const LaunchStep& step);
+std::optional<std::vector<double>> spmv_block_weights(const LaunchPlan& plan, const LaunchStep& step);
 
 // How long each block's longest thread runs alone, in loop steps, for a "row_blocks" launch
 // (spmv_adaptive): a run of whole rows loads its tile (ceil(nonzeros / threads) each), then
@@ -35,6 +35,6 @@ std::optional<std::vector<double>> csr_block_weights(const LaunchPlan& plan, con
 // 83% with 256-nonzero ones, for the same traffic (bench/results/ncu_x_reuse_h200.md).
 // Nothing for other launches, whose weight is already their longest thread's work, or for
 // malformed buffers. O(rows).
-std::optional<std::vector<double>> csr_block_spans(const LaunchPlan& plan, const LaunchStep& step);
+std::optional<std::vector<double>> spmv_block_spans(const LaunchPlan& plan, const LaunchStep& step);
 
 }  // namespace ktune

@@ -67,7 +67,7 @@ Config start(SpmvSchedule schedule, int64_t block, int64_t lanes = 1) {
 
 }  // namespace
 
-CanonicalMoves SpmvFamily::canonical_moves() const {
+CanonicalMoves SpmvFamily::canonical_moves(const Problem&) const {
   CanonicalMoves moves;
   // The smallest kernel of every schedule. Subwarp can also be reached from row by reshaping,
   // but a walk from row that the model sends along block or thread coarsening never gets

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 
 #include "kernel_templates.h"
 #include "kernels/device_buffers.h"
 #include "kernels/input_vector.h"
 #include "kernels/spmv/spmv_adaptive_partition.h"
 #include "kernels/spmv/spmv_atomic_rows.h"
+#include "kernels/spmv/spmv_block_weights.h"
 #include "kernels/spmv/spmv_config.h"
 #include "kernels/spmv/spmv_estimate.h"
 #include "kernels/spmv/spmv_hot_columns.h"
@@ -118,6 +120,13 @@ std::vector<LaunchStep> spmv_launches(const CsrF64& a, const SpmvConfig& c, int6
   return steps;
 }
 
+// Each row's length as int32 bytes: the verifier's reduction lengths.
+HostBytes row_length_bytes(const CsrF64& a) {
+  std::vector<int32_t> lengths(static_cast<size_t>(a.rows));
+  for (int32_t r = 0; r < a.rows; ++r) lengths[static_cast<size_t>(r)] = a.row_length(r);
+  return input_buffer("row_lengths", lengths).bytes;
+}
+
 // The inputs of input_names(schedule), built from the workload.
 std::vector<DeviceBuffer> format_inputs(const CsrF64& a, const SpmvConfig& c, Dtype dtype) {
   std::vector<DeviceBuffer> inputs;
@@ -166,10 +175,11 @@ std::string SpmvFamily::description() const {
          "16-bit offsets from the row (sell16)";
 }
 
-ParameterSpace SpmvFamily::space() const { return spmv_space(); }
+ParameterSpace SpmvFamily::space(const Problem&) const { return spmv_space(); }
 
-KernelSource SpmvFamily::source(const Config& config, Dtype dtype) const {
+KernelSource SpmvFamily::source(const Problem& p, const Config& config) const {
   const SpmvConfig c = SpmvConfig::from(config);
+  const Dtype dtype = p.precision.input;
   KernelSource s;
   s.code = std::string(templates::k_spmv_common_cuh) + schedule_template(c.schedule);
   // The matrix kernel first; the launches before it (zeroing what it adds into, adaptive_hot's
@@ -192,7 +202,7 @@ KernelSource SpmvFamily::source(const Config& config, Dtype dtype) const {
   return s;
 }
 
-std::vector<LaunchStep> SpmvFamily::launches(const Workload& w, const Config& config) const {
+std::vector<LaunchStep> SpmvFamily::launches(const Workload& w, const Problem&, const Config& config) const {
   const SpmvConfig c = SpmvConfig::from(config);
   const CsrF64& a = w.matrix;
   // A refused form has no launch; the tuner reports why before anything runs.
@@ -208,15 +218,18 @@ std::vector<LaunchStep> SpmvFamily::launches(const Workload& w, const Config& co
 // The host work of a plan besides its inputs: the adaptive schedules' partition, and
 // adaptive_hot's x_hot. (Sell's conversion and the hot columns' renaming happen with the
 // inputs, in format_inputs, and are shared with them.)
-LaunchPlan SpmvFamily::plan_with(const Workload& w, const Config& config, Dtype dtype,
-                                 std::vector<DeviceBuffer> inputs) const {
+LaunchPlan SpmvFamily::plan_with(const Workload& w, const Problem& p, const Config& config,
+                                 std::vector<DeviceBuffer> inputs, HostBytes row_lengths) const {
   const SpmvConfig c = SpmvConfig::from(config);
   const CsrF64& a = w.matrix;
+  const Dtype dtype = p.precision.input;
   LaunchPlan plan;
+  plan.family = name();
+  plan.problem = p;
   plan.buffers = std::move(inputs);
   plan.buffers.push_back(output_buffer("y", a.rows, dtype));
-  plan.output = "y";
-  plan.output_elements = a.rows;
+  plan.outputs = {{"y", static_cast<size_t>(a.rows), dtype}};
+  plan.check_data["row_lengths"] = std::move(row_lengths);
   if (c.is_adaptive()) {
     const auto start = std::chrono::steady_clock::now();
     const AdaptivePartition partition = adaptive_partition(a, c.tile_items());
@@ -242,27 +255,28 @@ LaunchPlan SpmvFamily::plan_with(const Workload& w, const Config& config, Dtype 
   return plan;
 }
 
-LaunchPlan SpmvFamily::prepare(const Workload& w, const Config& config, Dtype dtype) const {
+LaunchPlan SpmvFamily::prepare(const Workload& w, const Problem& p, const Config& config) const {
   const SpmvConfig c = SpmvConfig::from(config);
   const auto start = std::chrono::steady_clock::now();
-  std::vector<DeviceBuffer> inputs = format_inputs(w.matrix, c, dtype);
+  std::vector<DeviceBuffer> inputs = format_inputs(w.matrix, c, p.precision.input);
   const double convert_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  LaunchPlan plan = plan_with(w, config, dtype, std::move(inputs));
+  LaunchPlan plan = plan_with(w, p, config, std::move(inputs), row_length_bytes(w.matrix));
   // Sell's and adaptive_hot's forms are built with their inputs (the rest have CSR as it is).
   if (c.is_sell() || c.schedule == SpmvSchedule::AdaptiveHot) plan.prepare_seconds += convert_seconds;
   return plan;
 }
 
-LaunchPlan SpmvFamily::prepare_next(const Workload& w, const Config& config, Dtype dtype,
+LaunchPlan SpmvFamily::prepare_next(const Workload& w, const Problem& p, const Config& config,
                                     const LaunchPlan& previous) const {
   std::vector<DeviceBuffer> inputs;
-  for (const std::string& name : input_names(SpmvConfig::from(config).schedule)) {
-    auto it = std::find_if(previous.buffers.begin(), previous.buffers.end(),
-                           [name](const DeviceBuffer& b) { return b.name == name; });
-    if (it == previous.buffers.end() || it->bytes.empty()) return prepare(w, config, dtype);
-    inputs.push_back(*it);  // shares the bytes and their hash
+  for (const std::string& buffer : input_names(SpmvConfig::from(config).schedule)) {
+    const DeviceBuffer* shared = previous.buffer(buffer);
+    if (!shared || shared->bytes.empty()) return prepare(w, p, config);
+    inputs.push_back(*shared);  // shares the bytes and their hash
   }
-  LaunchPlan plan = plan_with(w, config, dtype, std::move(inputs));
+  auto lengths = previous.check_data.find("row_lengths");
+  if (lengths == previous.check_data.end()) return prepare(w, p, config);
+  LaunchPlan plan = plan_with(w, p, config, std::move(inputs), lengths->second);
   // The form it shares (SELL-32, or the renamed hot columns) cost the previous plan its
   // conversion; that plan's own partition, if any, is about as long as this one's.
   const SpmvConfig c = SpmvConfig::from(config);
@@ -270,20 +284,69 @@ LaunchPlan SpmvFamily::prepare_next(const Workload& w, const Config& config, Dty
   return plan;
 }
 
-std::vector<double> SpmvFamily::reference(const Workload& w) const {
-  return spmv_reference(w.matrix, deterministic_input_vector(w.matrix.cols));
+Reference SpmvFamily::reference(const Workload& w, const Problem&) const {
+  return {{"y", spmv_reference(w.matrix, deterministic_input_vector(w.matrix.cols))}};
 }
 
-WorkEstimate SpmvFamily::estimate(const Workload& w, const Config& config, Dtype dtype) const {
-  return estimate_spmv(w.matrix, SpmvConfig::from(config), dtype);
+Verdict SpmvFamily::verify(const Problem&, const PlanOutput& output, std::string_view got,
+                           const std::vector<double>& expected, const CheckData& data) const {
+  auto lengths = data.find("row_lengths");
+  if (lengths == data.end() || lengths->second.size() != expected.size() * sizeof(int32_t)) {
+    Verdict v;
+    v.message = "the row lengths to check y against are missing";
+    return v;
+  }
+  const std::string_view bytes = lengths->second;
+  return check_reduction_output(got, output.dtype, expected, [bytes](size_t i) {
+    int32_t length;
+    std::memcpy(&length, bytes.data() + i * sizeof length, sizeof length);
+    return static_cast<double>(length);
+  });
 }
 
-double SpmvFamily::flops(const Workload& w) const {
-  return 2.0 * static_cast<double>(w.matrix.nnz());
+std::vector<VendorCall> SpmvFamily::vendor_calls(const Workload& w, const Problem& p) const {
+  const CsrF64& a = w.matrix;
+  const nlohmann::json args = {{"rows", a.rows},       {"cols", a.cols},       {"nnz", a.nnz()},
+                               {"row_ptr", "row_ptr"}, {"col_idx", "col_idx"}, {"values", "values"},
+                               {"x", "x"},             {"y", "y"}};
+  std::vector<VendorCall> calls;
+  for (const char* alg : {"csr_alg1", "csr_alg2"}) {
+    nlohmann::json with_alg = args;
+    with_alg["alg"] = alg;
+    calls.push_back({"cusparse_spmv", std::string("cusparse-") + alg, with_alg});
+  }
+  return calls;
 }
 
-double SpmvFamily::min_bytes(const Workload& w, Dtype dtype) const {
-  return spmv_min_bytes(w.matrix, dtype);
+LaunchPlan SpmvFamily::vendor_plan(const Workload& w, const Problem& p) const {
+  // cuSPARSE reads CSR as it is: the plan of the row schedule holds it.
+  return prepare(w, p, spmv_space().enumerate().front());
 }
+
+WorkEstimate SpmvFamily::estimate(const Workload& w, const Problem& p, const Config& config) const {
+  return estimate_spmv(w.matrix, SpmvConfig::from(config), p.precision.input);
+}
+
+double SpmvFamily::flops(const Workload& w, const Problem&) const { return 2.0 * static_cast<double>(w.matrix.nnz()); }
+
+double SpmvFamily::min_bytes(const Workload& w, const Problem& p) const {
+  return spmv_min_bytes(w.matrix, p.precision.input);
+}
+
+std::optional<std::vector<double>> SpmvFamily::block_weights(const LaunchPlan& plan, const LaunchStep& step) const {
+  return spmv_block_weights(plan, step);
+}
+
+std::optional<std::vector<double>> SpmvFamily::block_spans(const LaunchPlan& plan, const LaunchStep& step) const {
+  return spmv_block_spans(plan, step);
+}
+
+std::vector<std::string_view> SpmvFamily::templates() const {
+  return {templates::k_spmv_common_cuh, templates::k_spmv_row_cu,       templates::k_spmv_subwarp_cu,
+          templates::k_spmv_merge_cu,   templates::k_spmv_adaptive_cu,  templates::k_spmv_hot_x_cu,
+          templates::k_spmv_sell_cu,    templates::k_spmv_zero_rows_cu};
+}
+
+std::unique_ptr<KernelFamily> make_spmv_family() { return std::make_unique<SpmvFamily>(); }
 
 }  // namespace ktune

@@ -40,8 +40,7 @@ LaunchPlan plan_of(std::vector<LaunchStep> steps, const std::vector<std::pair<st
   LaunchPlan p;
   p.buffers.push_back({"out", {}, 4});
   for (const auto& [name, size] : scratch) p.buffers.push_back({name, {}, size});
-  p.output = "out";
-  p.output_elements = 1;
+  p.outputs = {{"out", 1, Dtype::F32}};
   p.steps = std::move(steps);
   return p;
 }

@@ -93,4 +93,25 @@ std::string_view HostMemory::bytes_of(const std::string& buffer) const {
   return {reinterpret_cast<const char*>(s.data), static_cast<size_t>(s.size)};
 }
 
+void HostMemory::fill(const std::string& buffer, uint32_t word) {
+  Segment& s = const_cast<Segment&>(segment(buffer));
+  if (!s.writable) make_writable(s);
+  for (uint64_t at = 0; at + sizeof word <= s.size; at += sizeof word) std::memcpy(s.writable + at, &word, sizeof word);
+}
+
+void HostMemory::copy(const std::string& from, const std::string& to) {
+  const Segment& source = segment(from);
+  Segment& target = const_cast<Segment&>(segment(to));
+  if (source.size != target.size) throw InputError("a copy from " + from + " to " + to + " joins buffers of different sizes");
+  if (!target.writable) make_writable(target);
+  std::memmove(target.writable, source.data, source.size);
+}
+
+int32_t HostMemory::int32_at(const std::string& buffer, uint32_t index) const {
+  const Segment& s = segment(buffer);
+  int32_t value = 0;
+  if ((uint64_t{index} + 1) * sizeof value <= s.size) std::memcpy(&value, s.data + uint64_t{index} * sizeof value, sizeof value);
+  return value;
+}
+
 }  // namespace ktune::interp

@@ -37,6 +37,11 @@ class HostMemory {
   // Throws NotFoundError for an unknown buffer.
   uint64_t address_of(const std::string& buffer) const;
   std::string_view bytes_of(const std::string& buffer) const;
+  // A plan program's operations (kernels/launch_plan.h): every 32-bit word of `buffer` set
+  // to `word`; `to` overwritten with `from` (the same size); the int32 at `index` (0 past the end).
+  void fill(const std::string& buffer, uint32_t word);
+  void copy(const std::string& from, const std::string& to);
+  int32_t int32_at(const std::string& buffer, uint32_t index) const;
 
   // The host bytes behind [address, address + size), or nullptr when that range is not
   // inside one buffer. Hot path: remembers the last buffer hit.

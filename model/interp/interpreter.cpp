@@ -20,23 +20,48 @@ void run_launch(const ptx::PtxFunction& f, const LaunchStep& step, HostMemory& m
   for (int64_t b = 0; b < interpreter.block_count(); ++b) interpreter.run_block(b, false);
 }
 
-std::vector<double> compute_output(const ptx::PtxModule& module, const LaunchPlan& plan, Dtype dtype) {
-  HostMemory memory(plan, HostMemory::Fill::Poison);
-  for (const LaunchStep& step : plan.steps) run_launch(module.function(step.entry), step, memory);
-  const std::string_view bytes = memory.bytes_of(plan.output);
-  const size_t element = dtype_size(dtype);
-  if (bytes.size() < plan.output_elements * element) {
-    throw InputError("output buffer " + plan.output + " holds fewer than " +
-                     std::to_string(plan.output_elements) + " values");
+void run_program(const ptx::PtxModule& module, const LaunchPlan& plan, const std::vector<PlanOp>& ops,
+                 HostMemory& memory, int32_t iteration) {
+  const auto counter = [&memory](const std::string& buffer, uint32_t index) { return memory.int32_at(buffer, index); };
+  for (const PlanOp& op : ops) {
+    switch (op.kind) {
+      case PlanOp::Kind::Launch:
+        if (const std::optional<LaunchStep> step = resolve_launch(plan.steps.at(op.launch), iteration, counter))
+          run_launch(module.function(step->entry), *step, memory);
+        break;
+      case PlanOp::Kind::Fill: memory.fill(op.buffer, op.word); break;
+      case PlanOp::Kind::Copy: memory.copy(op.from, op.buffer); break;
+      case PlanOp::Kind::Loop:
+        for (int i = 0; i < op.max_iterations; ++i) {
+          run_program(module, plan, op.body, memory, i);
+          if (memory.int32_at(op.until_zero, 0) == 0) break;
+        }
+        break;
+    }
   }
-  std::vector<double> out(plan.output_elements);
-  for (size_t i = 0; i < out.size(); ++i) {
-    if (dtype == Dtype::F32) {
-      float v;
-      std::memcpy(&v, bytes.data() + i * element, sizeof v);
-      out[i] = v;
-    } else {
-      std::memcpy(&out[i], bytes.data() + i * element, sizeof(double));
+}
+
+Reference compute_outputs(const ptx::PtxModule& module, const LaunchPlan& plan) {
+  HostMemory memory(plan, HostMemory::Fill::Poison);
+  run_program(module, plan, plan.effective_program(), memory);
+  Reference out;
+  for (const PlanOutput& o : plan.outputs) {
+    const std::string_view bytes = memory.bytes_of(o.buffer);
+    const size_t element = dtype_size(o.dtype);
+    if (o.dtype != Dtype::F32 && o.dtype != Dtype::F64)
+      throw InputError(std::string("the interpreter reads outputs of f32 or f64, not ") + to_string(o.dtype));
+    if (bytes.size() < o.elements * element)
+      throw InputError("output buffer " + o.buffer + " holds fewer than " + std::to_string(o.elements) + " values");
+    std::vector<double>& values = out[o.buffer];
+    values.resize(o.elements);
+    for (size_t i = 0; i < o.elements; ++i) {
+      if (o.dtype == Dtype::F32) {
+        float v;
+        std::memcpy(&v, bytes.data() + i * element, sizeof v);
+        values[i] = v;
+      } else {
+        std::memcpy(&values[i], bytes.data() + i * element, sizeof(double));
+      }
     }
   }
   return out;

@@ -63,9 +63,14 @@ std::vector<BlockTrace> interpret_blocks(const ptx::PtxFunction& f, const Launch
 // Every block of `step`, in index order, without traces.
 void run_launch(const ptx::PtxFunction& f, const LaunchStep& step, HostMemory& memory);
 
-// Runs a whole plan (every step, every block) on poisoned outputs, as the GPU measurement
-// does, and returns the output buffer's plan.output_elements values of `dtype` as doubles.
-// For small inputs: this is how CI checks device kernels against the CPU reference.
-std::vector<double> compute_output(const ptx::PtxModule& module, const LaunchPlan& plan, Dtype dtype);
+// Runs `ops` of the plan's program (launches with every block, fills, copies, loops) on
+// `memory`, as the measurement worker does.
+void run_program(const ptx::PtxModule& module, const LaunchPlan& plan, const std::vector<PlanOp>& ops,
+                 HostMemory& memory, int32_t iteration = 0);
+
+// Runs a whole plan on poisoned outputs, as the GPU measurement does, and returns every
+// output's values as doubles, by buffer name. For small inputs: this is how CI checks device
+// kernels against the CPU reference.
+Reference compute_outputs(const ptx::PtxModule& module, const LaunchPlan& plan);
 
 }  // namespace ktune::interp

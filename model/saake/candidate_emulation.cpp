@@ -5,11 +5,11 @@
 #include <exception>
 #include <new>
 #include <numeric>
+#include <set>
 
 #include "model/emulator/issue_order.h"
 #include "model/interp/interpreter.h"
 #include "model/saake/block_weights.h"
-#include "model/saake/csr_block_weights.h"
 #include "workload/cancellation.h"
 #include "workload/input_error.h"
 
@@ -41,9 +41,11 @@ double imbalance_of(const KernelPrediction& p, const std::vector<double>& weight
   return mean_slot > 0 ? std::max(1.0, p.makespan_cycles / mean_slot) : 1.0;
 }
 
+// `complete`: every block of the launch runs (the sampled ones traced), so that the launches
+// after it see its whole effect; a plan with a program needs that to follow its control flow.
 StepEmulation emulate_step(const ptx::PtxModule& module, const LaunchPlan& plan, const LaunchStep& step, interp::HostMemory& memory,
-                           const CompiledKernel& kernel, const WorkEstimate& estimate, const GpuSpec& gpu,
-                           const CandidateEmulationOptions& options, CandidatePrediction& totals) {
+                           const CompiledKernel& kernel, const LaunchWeigher& weigher, const GpuSpec& gpu,
+                           const CandidateEmulationOptions& options, CandidatePrediction& totals, bool complete) {
   StepEmulation out;
   out.entry = step.entry;
   out.blocks = int64_t{step.grid.x} * step.grid.y * step.grid.z;
@@ -53,8 +55,8 @@ StepEmulation emulate_step(const ptx::PtxModule& module, const LaunchPlan& plan,
 
   auto start = Clock::now();
   KernelEmulationInput in;
-  in.block_weights = launch_block_weights(plan, step, estimate);
-  if (std::optional<std::vector<double>> spans = csr_block_spans(plan, step)) in.block_spans = std::move(*spans);
+  in.block_weights = weigher.weights(plan, step);
+  in.block_spans = weigher.spans(plan, step);
   const std::vector<int64_t> sampled = choose_sample_blocks(in.block_weights, options.samples, in.block_spans);
   interp::InterpretLimits limits;
   limits.max_warp_instructions_per_block = options.max_warp_instructions_per_block;
@@ -63,6 +65,11 @@ StepEmulation emulate_step(const ptx::PtxModule& module, const LaunchPlan& plan,
   for (int64_t b : sampled) {
     in.samples.push_back(interpreter.run_block(b, true));
     issue_like_ptxas(in.samples.back());
+  }
+  if (complete) {  // every block once: the sampled ones ran above
+    const std::set<int64_t> done(sampled.begin(), sampled.end());
+    for (int64_t b = 0; b < out.blocks; ++b)
+      if (!done.count(b)) interpreter.run_block(b, false);
   }
   totals.interpret_seconds += seconds_since(start);
 
@@ -113,8 +120,33 @@ void name_bottleneck(CandidatePrediction& p, const GpuSpec& gpu) {
   p.bottleneck_kind = BoundKind::Latency;
 }
 
+// Follows a program as it runs (interpreter.h's run_program), emulating every launch it executes.
+void emulate_program(const ptx::PtxModule& module, const LaunchPlan& plan, const std::vector<PlanOp>& ops,
+                     interp::HostMemory& memory, int32_t iteration, const CompiledKernel& kernel,
+                     const LaunchWeigher& weigher, const GpuSpec& gpu, const CandidateEmulationOptions& options,
+                     CandidatePrediction& p) {
+  const auto counter = [&memory](const std::string& buffer, uint32_t index) { return memory.int32_at(buffer, index); };
+  for (const PlanOp& op : ops) {
+    throw_if_cancelled();
+    switch (op.kind) {
+      case PlanOp::Kind::Launch:
+        if (const std::optional<LaunchStep> step = resolve_launch(plan.steps.at(op.launch), iteration, counter))
+          p.steps.push_back(emulate_step(module, plan, *step, memory, kernel, weigher, gpu, options, p, true));
+        break;
+      case PlanOp::Kind::Fill: memory.fill(op.buffer, op.word); break;
+      case PlanOp::Kind::Copy: memory.copy(op.from, op.buffer); break;
+      case PlanOp::Kind::Loop:
+        for (int i = 0; i < op.max_iterations; ++i) {
+          emulate_program(module, plan, op.body, memory, i, kernel, weigher, gpu, options, p);
+          if (memory.int32_at(op.until_zero, 0) == 0) break;
+        }
+        break;
+    }
+  }
+}
+
 CandidatePrediction emulate_plan_unguarded(const LaunchPlan& plan, const CompiledKernel& kernel,
-                                           const WorkEstimate& estimate, const GpuSpec& gpu,
+                                           const LaunchWeigher& weigher, const GpuSpec& gpu,
                                            const CandidateEmulationOptions& options) {
   if (plan.steps.empty()) throw InputError("the launch plan has no steps to emulate");
   PtxModuleCache& cache = options.ptx_cache ? *options.ptx_cache : shared_ptx_module_cache();
@@ -122,11 +154,17 @@ CandidatePrediction emulate_plan_unguarded(const LaunchPlan& plan, const Compile
   const std::shared_ptr<const ptx::PtxModule> module = cache.get(kernel);
   CandidatePrediction p;
   p.interpret_seconds += seconds_since(start);  // parsing, when the cache misses
-  // Zero-filled (lazily, by calloc), not poisoned: sampled blocks of a later step may read
-  // what the unsampled blocks of an earlier one would have written.
-  interp::HostMemory memory(plan, interp::HostMemory::Fill::Zero);
-  for (const LaunchStep& step : plan.steps)
-    p.steps.push_back(emulate_step(*module, plan, step, memory, kernel, estimate, gpu, options, p));
+  if (plan.program.empty()) {
+    // Zero-filled (lazily, by calloc), not poisoned: sampled blocks of a later step may read
+    // what the unsampled blocks of an earlier one would have written. Only the samples run.
+    interp::HostMemory memory(plan, interp::HostMemory::Fill::Zero);
+    for (const LaunchStep& step : plan.steps)
+      p.steps.push_back(emulate_step(*module, plan, step, memory, kernel, weigher, gpu, options, p, false));
+  } else {
+    interp::HostMemory memory(plan, interp::HostMemory::Fill::Poison);
+    emulate_program(*module, plan, plan.program, memory, 0, kernel, weigher, gpu, options, p);
+    if (p.steps.empty()) throw InputError("the plan's program ran no launch to emulate");
+  }
 
   for (const StepEmulation& s : p.steps) {
     p.cycles += s.prediction.cycles;
@@ -154,14 +192,14 @@ size_t CandidatePrediction::longest_step() const {
   return longest;
 }
 
-CandidatePrediction emulate_plan(const LaunchPlan& plan, const CompiledKernel& kernel, const WorkEstimate& estimate,
+CandidatePrediction emulate_plan(const LaunchPlan& plan, const CompiledKernel& kernel, const LaunchWeigher& weigher,
                                  const GpuSpec& gpu, const CandidateEmulationOptions& options) {
   // The interpreter and emulator report bad input as InputError; anything else escaping
   // them (an out_of_range on a malformed operand, memory for a huge trace) is still about
   // this candidate, not the daemon, and must reach the client as such.
   throw_if_cancelled();
   try {
-    return emulate_plan_unguarded(plan, kernel, estimate, gpu, options);
+    return emulate_plan_unguarded(plan, kernel, weigher, gpu, options);
   } catch (const InputError&) {
     throw;
   } catch (const std::bad_alloc&) {
@@ -171,22 +209,33 @@ CandidatePrediction emulate_plan(const LaunchPlan& plan, const CompiledKernel& k
   }
 }
 
-std::vector<double> launch_block_weights(const LaunchPlan& plan, const LaunchStep& step, const WorkEstimate& estimate) {
-  std::optional<std::vector<double>> csr = csr_block_weights(plan, step);
-  return csr ? std::move(*csr) : block_weights_for(estimate, step);
+LaunchWeigher LaunchWeigher::of(const KernelFamily& family, const Workload& workload, const Problem& problem,
+                                const Config& config, const LaunchPlan& plan) {
+  LaunchWeigher w;
+  w.family = &family;
+  const bool weighs_itself = std::all_of(plan.steps.begin(), plan.steps.end(), [&](const LaunchStep& s) {
+    return family.block_weights(plan, s).has_value();
+  });
+  if (!weighs_itself) w.estimate = family.estimate(workload, problem, config);
+  return w;
 }
 
-bool plan_weighs_itself(const LaunchPlan& plan) {
-  return std::all_of(plan.steps.begin(), plan.steps.end(),
-                     [&](const LaunchStep& s) { return csr_block_weights(plan, s).has_value(); });
+std::vector<double> LaunchWeigher::weights(const LaunchPlan& plan, const LaunchStep& step) const {
+  if (family)
+    if (std::optional<std::vector<double>> own = family->block_weights(plan, step)) return std::move(*own);
+  return block_weights_for(estimate, step);
 }
 
-CandidatePrediction emulate_candidate(const KernelFamily& family, const Workload& workload, const Config& config,
-                                      Dtype dtype, const LaunchPlan& plan, const CompiledKernel& kernel,
+std::vector<double> LaunchWeigher::spans(const LaunchPlan& plan, const LaunchStep& step) const {
+  if (family)
+    if (std::optional<std::vector<double>> own = family->block_spans(plan, step)) return std::move(*own);
+  return {};
+}
+
+CandidatePrediction emulate_candidate(const KernelFamily& family, const Workload& workload, const Problem& problem,
+                                      const Config& config, const LaunchPlan& plan, const CompiledKernel& kernel,
                                       const GpuSpec& gpu, const CandidateEmulationOptions& options) {
-  // The family's estimate (O(nnz) for SpMV) only when a step cannot be weighed from its buffers.
-  return emulate_plan(plan, kernel, plan_weighs_itself(plan) ? WorkEstimate{} : family.estimate(workload, config, dtype),
-                      gpu, options);
+  return emulate_plan(plan, kernel, LaunchWeigher::of(family, workload, problem, config, plan), gpu, options);
 }
 
 }  // namespace ktune

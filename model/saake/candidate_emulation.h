@@ -67,23 +67,33 @@ struct CandidatePrediction {
   size_t longest_step() const;
 };
 
-// The candidate as the tuner holds it: family, workload, configuration, the plan prepared for
-// them and the kernel compiled for them. Throws InputError (never anything else for bad
-// input) when the PTX cannot be parsed or interpreted, a launch names an entry the kernel
-// lacks, a block does not fit on an SM, or a sampled block hangs.
-CandidatePrediction emulate_candidate(const KernelFamily& family, const Workload& workload, const Config& config,
-                                      Dtype dtype, const LaunchPlan& plan, const CompiledKernel& kernel,
+// How the blocks of each launch weigh, the one rule every caller uses: the family's own rule
+// from the plan's buffers where it has one (cheap), else the first model's estimate.
+struct LaunchWeigher {
+  const KernelFamily* family = nullptr;  // nullptr: the estimate alone (calibration plans)
+  WorkEstimate estimate;
+
+  // The family's weigher, with the (O(nnz) for SpMV) estimate computed only when a launch of
+  // `plan` cannot be weighed from its buffers.
+  static LaunchWeigher of(const KernelFamily& family, const Workload& workload, const Problem& problem,
+                          const Config& config, const LaunchPlan& plan);
+  std::vector<double> weights(const LaunchPlan& plan, const LaunchStep& step) const;
+  std::vector<double> spans(const LaunchPlan& plan, const LaunchStep& step) const;  // empty: none
+};
+
+// The candidate as the tuner holds it: family, workload, problem, configuration, the plan
+// prepared for them and the kernel compiled for them. Throws InputError (never anything else
+// for bad input) when the PTX cannot be parsed or interpreted, a launch names an entry the
+// kernel lacks, a block does not fit on an SM, or a sampled block hangs.
+CandidatePrediction emulate_candidate(const KernelFamily& family, const Workload& workload, const Problem& problem,
+                                      const Config& config, const LaunchPlan& plan, const CompiledKernel& kernel,
                                       const GpuSpec& gpu, const CandidateEmulationOptions& options = {});
 
-// The weights of a launch's blocks, the one rule every caller uses: from the plan's CSR
-// buffers when the step has them (cheap), else from the family's estimate.
-std::vector<double> launch_block_weights(const LaunchPlan& plan, const LaunchStep& step, const WorkEstimate& estimate);
-// Whether every step weighs itself from the plan, so that the (O(nnz)) estimate is not needed.
-bool plan_weighs_itself(const LaunchPlan& plan);
-
-// The same with the family's WorkEstimate already at hand (the tuner computes it for the
-// first cost model anyway; on a large matrix it costs more than the emulation).
-CandidatePrediction emulate_plan(const LaunchPlan& plan, const CompiledKernel& kernel, const WorkEstimate& estimate,
+// The same with the weigher at hand (the tuner computes the estimate for the first cost
+// model anyway; on a large matrix it costs more than the emulation). A plan with a program
+// (loops, fills, copies) is followed as it runs: every launch it executes is emulated on
+// the memory the launches before it left, and their times add up.
+CandidatePrediction emulate_plan(const LaunchPlan& plan, const CompiledKernel& kernel, const LaunchWeigher& weigher,
                                  const GpuSpec& gpu, const CandidateEmulationOptions& options = {});
 
 }  // namespace ktune

@@ -143,8 +143,8 @@ TEST(Calibrator, PlansAreWellFormed) {
       const LaunchPlan p = b.plan(n);
       std::set<std::string> buffers;
       for (const DeviceBuffer& d : p.buffers) buffers.insert(d.name);
-      EXPECT_EQ(p.output, "out") << b.name;
-      EXPECT_EQ(p.output_elements, 1u) << b.name;
+      EXPECT_EQ(p.outputs.at(0).buffer, "out") << b.name;
+      EXPECT_EQ(p.outputs.at(0).elements, 1u) << b.name;
       ASSERT_FALSE(p.steps.empty()) << b.name;
       EXPECT_EQ(p.steps.back().entry, b.entry) << b.name;
       for (const LaunchStep& s : p.steps) {

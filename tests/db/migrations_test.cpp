@@ -3,6 +3,7 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
+#include "db/result_repository.h"
 #include "db/workload_repository.h"
 #include "db_test_support.h"
 
@@ -112,6 +113,44 @@ TEST_F(MigrationsTest, FailedMigrationLeavesNoHalfAppliedSchema) {
   EXPECT_EQ(raw.execAndGet("PRAGMA user_version").getInt(), 0);
   EXPECT_FALSE(raw.tableExists("workloads"));
   EXPECT_TRUE(raw.tableExists("results"));
+}
+
+}  // namespace
+}  // namespace ktune
+
+namespace ktune {
+namespace {
+
+using MigrationsTest = dbtest::DbTest;
+
+// Migration 5 rebuilds results keyed by problem: every stored answer is carried over
+// unchanged, as an answer to the problem without parameters ('{}'), awaiting its version.
+TEST_F(MigrationsTest, StoredAnswersSurviveTheRebuildAsProblemlessAnswers) {
+  {
+    SQLite::Database raw(path_, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    for (size_t m = 0; m < 4; ++m) raw.exec(std::string(migrations().at(m).sql));
+    raw.exec("PRAGMA user_version = 4");
+    raw.exec("INSERT INTO devices (id, fingerprint, name, details) VALUES (1, 'fp', 'GPU', '{}')");
+    raw.exec("INSERT INTO workloads (id, signature, kind, rows, cols, nnz, features, vector)"
+             " VALUES (1, 'sig', 'sparse_matrix', 1, 1, 1, '{}', '[]')");
+    raw.exec("INSERT INTO results (id, workload_id, kernel, dtype, device_id, config, answer, source, predicted_us,"
+             " provenance) VALUES (7, 1, 'spmv', 'f64', 1, '{\"lanes\":8}', '{\"kernel\":\"spmv\"}', 'measured', 2.5, '{}')");
+  }
+  open();
+  const auto kept = ResultRepository(*db_).get_exact("sig", "spmv", "{}", "f64", "fp");
+  ASSERT_TRUE(kept.has_value());
+  EXPECT_EQ(kept->id, 7);
+  EXPECT_EQ(kept->config, (nlohmann::json{{"lanes", 8}}));
+  EXPECT_EQ(kept->answer, (nlohmann::json{{"kernel", "spmv"}}));
+  EXPECT_EQ(kept->source, ResultSource::Measured);
+  EXPECT_EQ(kept->kernel_version, "");
+  // Two problems of one workload are two answers now.
+  ResultRecord k32 = *kept;
+  k32.kernel = "spmm";
+  k32.problem = R"({"k":32})";
+  ResultRecord k128 = k32;
+  k128.problem = R"({"k":128})";
+  EXPECT_NE(ResultRepository(*db_).upsert(k32), ResultRepository(*db_).upsert(k128));
 }
 
 }  // namespace

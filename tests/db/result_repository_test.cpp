@@ -47,7 +47,7 @@ TEST_F(ResultRepositoryTest, UpsertThenGetExactRoundTrips) {
   r.vendor = {{"vendor", "cusparse-csr-alg2"}, {"median_us", 15.0}};
   r.job_id = "job-1";
   const int64_t id = results.upsert(r);
-  const auto got = results.get_exact("sig-a", "spmv", "f32", "fp-1");
+  const auto got = results.get_exact("sig-a", "spmv", "{}", "f32", "fp-1");
   ASSERT_TRUE(got.has_value());
   EXPECT_EQ(got->id, id);
   EXPECT_EQ(got->workload_id, workload_a_);
@@ -66,11 +66,11 @@ TEST_F(ResultRepositoryTest, UpsertThenGetExactRoundTrips) {
 TEST_F(ResultRepositoryTest, GetExactNeedsEveryPartOfTheKeyToMatch) {
   ResultRepository results(*db_);
   results.upsert(result(workload_a_, device_, 12.5));
-  EXPECT_TRUE(results.get_exact("sig-a", "spmv", "f32", "fp-1").has_value());
-  EXPECT_FALSE(results.get_exact("sig-b", "spmv", "f32", "fp-1").has_value());
-  EXPECT_FALSE(results.get_exact("sig-a", "spmm", "f32", "fp-1").has_value());
-  EXPECT_FALSE(results.get_exact("sig-a", "spmv", "f64", "fp-1").has_value());
-  EXPECT_FALSE(results.get_exact("sig-a", "spmv", "f32", "fp-2").has_value());
+  EXPECT_TRUE(results.get_exact("sig-a", "spmv", "{}", "f32", "fp-1").has_value());
+  EXPECT_FALSE(results.get_exact("sig-b", "spmv", "{}", "f32", "fp-1").has_value());
+  EXPECT_FALSE(results.get_exact("sig-a", "spmm", "{}", "f32", "fp-1").has_value());
+  EXPECT_FALSE(results.get_exact("sig-a", "spmv", "{}", "f64", "fp-1").has_value());
+  EXPECT_FALSE(results.get_exact("sig-a", "spmv", "{}", "f32", "fp-2").has_value());
 }
 
 TEST_F(ResultRepositoryTest, SecondUpsertReplacesTheResultAndKeepsItsId) {
@@ -80,7 +80,7 @@ TEST_F(ResultRepositoryTest, SecondUpsertReplacesTheResultAndKeepsItsId) {
   first.vendor = {{"vendor", "x"}};
   const int64_t id = results.upsert(first);
   const std::string first_updated_at =
-      results.get_exact("sig-a", "spmv", "f32", "fp-1")->updated_at;
+      results.get_exact("sig-a", "spmv", "{}", "f32", "fp-1")->updated_at;
   std::this_thread::sleep_for(std::chrono::milliseconds(5));  // timestamps have 1 ms resolution
 
   ResultRecord better = result(workload_a_, device_, 9.0);
@@ -88,7 +88,7 @@ TEST_F(ResultRepositoryTest, SecondUpsertReplacesTheResultAndKeepsItsId) {
   better.source = ResultSource::Measured;
   better.measured_us = 8.5;
   EXPECT_EQ(results.upsert(better), id);
-  const auto got = results.get_exact("sig-a", "spmv", "f32", "fp-1");
+  const auto got = results.get_exact("sig-a", "spmv", "{}", "f32", "fp-1");
   EXPECT_EQ(got->config, better.config);
   EXPECT_EQ(got->predicted_us, 9.0);
   EXPECT_EQ(got->measured_us, 8.5);
@@ -134,7 +134,7 @@ TEST_F(ResultRepositoryTest, NearestCandidatesShareKernelDtypeAndDevice) {
   f64.dtype = "f64";
   results.upsert(f64);
 
-  const auto near = results.nearest_candidates("spmv", "f32", "fp-1");
+  const auto near = results.nearest_candidates("spmv", "{}", "f32", "fp-1");
   ASSERT_EQ(near.size(), 2u);
   EXPECT_EQ(near[0].workload.signature, "sig-a");
   EXPECT_EQ(near[0].workload.id, workload_a_);
@@ -142,8 +142,8 @@ TEST_F(ResultRepositoryTest, NearestCandidatesShareKernelDtypeAndDevice) {
   EXPECT_EQ(near[0].result.predicted_us, 1.0);
   EXPECT_EQ(near[1].workload.signature, "sig-b");
   EXPECT_EQ(near[1].result.predicted_us, 2.0);
-  EXPECT_EQ(results.nearest_candidates("spmv", "f32", "fp-2").size(), 1u);
-  EXPECT_TRUE(results.nearest_candidates("spmv", "f32", "fp-unknown").empty());
+  EXPECT_EQ(results.nearest_candidates("spmv", "{}", "f32", "fp-2").size(), 1u);
+  EXPECT_TRUE(results.nearest_candidates("spmv", "{}", "f32", "fp-unknown").empty());
 }
 
 TEST_F(ResultRepositoryTest, ResultsSurviveTheirJobBeingDeleted) {
@@ -152,7 +152,7 @@ TEST_F(ResultRepositoryTest, ResultsSurviveTheirJobBeingDeleted) {
   r.job_id = "job-1";
   results.upsert(r);
   db_->write([](SQLite::Database& c) { c.exec("DELETE FROM jobs WHERE id = 'job-1'"); });
-  const auto got = results.get_exact("sig-a", "spmv", "f32", "fp-1");
+  const auto got = results.get_exact("sig-a", "spmv", "{}", "f32", "fp-1");
   ASSERT_TRUE(got.has_value());
   EXPECT_FALSE(got->job_id.has_value());
 }

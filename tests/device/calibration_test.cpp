@@ -16,7 +16,7 @@ class CalibrationDeviceTest : public DeviceTest {
   Calibration run() {
     const auto compile = [](const CompileRequest& r) { return NvrtcCompiler{}.compile(r); };
     const auto time = [this](const CompiledKernel& k, const LaunchPlan& plan, const Microbenchmark&, int64_t) {
-      return measurer().measure(k, plan, {0.0}, {}, Dtype::F32, calibration_measure_options());
+      return measurer().measure(k, plan, Reference{{"out", {0.0}}}, calibration_measure_options());
     };
     return calibrate(measurer().device(), "device-test", compile, time);
   }

@@ -45,9 +45,21 @@ CsrProblem<T> csr_problem(int32_t rows, int32_t cols, unsigned seed) {
   p.plan.buffers = {input_buffer("row_ptr", row_ptr), input_buffer("col_idx", col_idx),
                     input_buffer("values", values), input_buffer("x", x),
                     {"y", {}, static_cast<size_t>(rows) * sizeof(T)}};
-  p.plan.output = "y";
-  p.plan.output_elements = static_cast<size_t>(rows);
+  p.plan.outputs = {{"y", static_cast<size_t>(rows), std::is_same_v<T, float> ? Dtype::F32 : Dtype::F64}};
+  p.plan.problem = Problem::of(p.plan.outputs[0].dtype);
+  // SpMV's verifier, with each row's length as its reduction length.
+  p.plan.family = "spmv";
+  std::vector<int32_t> lengths;
+  for (size_t r = 0; r + 1 < row_ptr.size(); ++r) lengths.push_back(row_ptr[r + 1] - row_ptr[r]);
+  p.plan.check_data["row_lengths"] = input_buffer("row_lengths", lengths).bytes;
   return p;
+}
+
+template <typename T>
+VendorCall spmv_call(const CsrProblem<T>& p, int32_t rows, int32_t cols, const char* alg) {
+  return {"cusparse_spmv", std::string("cusparse-") + alg,
+          {{"alg", alg}, {"rows", rows}, {"cols", cols}, {"nnz", p.nnz}, {"row_ptr", "row_ptr"}, {"col_idx", "col_idx"},
+           {"values", "values"}, {"x", "x"}, {"y", "y"}}};
 }
 
 class CusparseSpmv : public DeviceTest {
@@ -57,7 +69,7 @@ class CusparseSpmv : public DeviceTest {
     const CsrProblem<T> p = csr_problem<T>(3000, 2500, 5);
     MeasureOptions options;
     options.max_seconds = 0.5;
-    const Measurement m = measurer().measure_cusparse_spmv(p.plan, 3000, 2500, p.nnz, p.reference, dtype, alg, options);
+    const Measurement m = measurer().measure_vendor(p.plan, spmv_call(p, 3000, 2500, alg), {{"y", p.reference}}, options);
     EXPECT_EQ(m.status, MeasureStatus::Ok) << alg << ": " << m.message;
     EXPECT_GT(m.median_us, 0);
     EXPECT_GT(m.count, 0);
@@ -75,7 +87,7 @@ TEST_F(CusparseSpmv, WrongReferenceIsCaught) {
   while (p.reference[row] == 0) ++row;
   p.reference[row] *= 2;
   const Measurement m =
-      measurer().measure_cusparse_spmv(p.plan, 500, 400, p.nnz, p.reference, Dtype::F32, "csr_alg1", MeasureOptions{});
+      measurer().measure_vendor(p.plan, spmv_call(p, 500, 400, "csr_alg1"), {{"y", p.reference}}, MeasureOptions{});
   EXPECT_EQ(m.status, MeasureStatus::VerifyFailed);
   EXPECT_NE(m.message.find("element " + std::to_string(row)), std::string::npos) << m.message;
 }

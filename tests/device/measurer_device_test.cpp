@@ -80,8 +80,7 @@ VectorAdd vector_add(const std::string& entry, int n, unsigned seed = 1) {
     v.reference.push_back(static_cast<double>(a[i]) + static_cast<double>(b[i]));
   }
   v.plan.buffers = {input_buffer("a", a), input_buffer("b", b), {"c", {}, n * sizeof(float)}};
-  v.plan.output = "c";
-  v.plan.output_elements = static_cast<size_t>(n);
+  v.plan.outputs = {{"c", static_cast<size_t>(n), Dtype::F32}};
   LaunchStep step;
   step.entry = entry;
   step.block = {256, 1, 1};
@@ -90,6 +89,15 @@ VectorAdd vector_add(const std::string& entry, int n, unsigned seed = 1) {
                KernelArg::of_scalar(int32_t{n})};
   v.plan.steps = {step};
   return v;
+}
+
+LaunchStep launch(std::string entry, Dim3 grid, Dim3 block, std::vector<KernelArg> args) {
+  LaunchStep s;
+  s.entry = std::move(entry);
+  s.grid = grid;
+  s.block = block;
+  s.args = std::move(args);
+  return s;
 }
 
 MeasureOptions quick() {
@@ -102,7 +110,7 @@ MeasureOptions quick() {
 class MeasurerDevice : public DeviceTest {
  protected:
   Measurement run(const VectorAdd& v, const MeasureOptions& options = quick()) {
-    return measurer().measure(kernels(), v.plan, v.reference, {}, Dtype::F32, options);
+    return measurer().measure(kernels(), v.plan, {{"c", v.reference}}, options);
   }
   void expect_healthy() {
     const Measurement m = run(vector_add("add", 5000, 9));
@@ -186,13 +194,13 @@ TEST_F(MeasurerDevice, AccumulatingKernelsZeroTheirOutputInALaunchOfTheirOwn) {
   }
   LaunchPlan plan;
   plan.buffers = {input_buffer("a", a), {"c", {}, 4 * sizeof(float)}};
-  plan.output = "c";
-  plan.output_elements = 4;
-  plan.steps = {{"accumulate", {n / 256, 1, 1}, {256, 1, 1}, 0,
-                 {KernelArg::of_buffer("a"), KernelArg::of_buffer("c"), KernelArg::of_scalar(int32_t{n})}}};
-  EXPECT_EQ(measurer().measure(kernels(), plan, reference, {}, Dtype::F32, quick()).status, MeasureStatus::VerifyFailed);
-  plan.steps.insert(plan.steps.begin(), {"zero", {1, 1, 1}, {32, 1, 1}, 0, {KernelArg::of_buffer("c"), KernelArg::of_scalar(int32_t{4})}});
-  const Measurement m = measurer().measure(kernels(), plan, reference, {}, Dtype::F32, quick());
+  plan.outputs = {{"c", 4, Dtype::F32}};
+  plan.steps = {launch("accumulate", {n / 256, 1, 1}, {256, 1, 1},
+                       {KernelArg::of_buffer("a"), KernelArg::of_buffer("c"), KernelArg::of_scalar(int32_t{n})})};
+  EXPECT_EQ(measurer().measure(kernels(), plan, {{"c", reference}}, quick()).status, MeasureStatus::VerifyFailed);
+  plan.steps.insert(plan.steps.begin(),
+                    launch("zero", {1, 1, 1}, {32, 1, 1}, {KernelArg::of_buffer("c"), KernelArg::of_scalar(int32_t{4})}));
+  const Measurement m = measurer().measure(kernels(), plan, {{"c", reference}}, quick());
   EXPECT_EQ(m.status, MeasureStatus::Ok) << m.message;
 }
 
@@ -206,12 +214,11 @@ TEST_F(MeasurerDevice, TemplateEntriesAndWideScalarsReachTheKernel) {
   }
   LaunchPlan plan;
   plan.buffers = {input_buffer("x", x), {"y", {}, n * sizeof(double)}};
-  plan.output = "y";
-  plan.output_elements = n;
-  plan.steps = {{"scale<double>", {static_cast<uint32_t>((n + 127) / 128), 1, 1}, {128, 1, 1}, 0,
-                 {KernelArg::of_scalar(0.1), KernelArg::of_buffer("x"), KernelArg::of_buffer("y"),
-                  KernelArg::of_scalar(int64_t{n})}}};
-  const Measurement m = measurer().measure(kernels(), plan, reference, {}, Dtype::F64, quick());
+  plan.outputs = {{"y", static_cast<size_t>(n), Dtype::F64}};
+  plan.steps = {launch("scale<double>", {static_cast<uint32_t>((n + 127) / 128), 1, 1}, {128, 1, 1},
+                       {KernelArg::of_scalar(0.1), KernelArg::of_buffer("x"), KernelArg::of_buffer("y"),
+                        KernelArg::of_scalar(int64_t{n})})};
+  const Measurement m = measurer().measure(kernels(), plan, {{"y", reference}}, quick());
   EXPECT_EQ(m.status, MeasureStatus::Ok) << m.message;
 }
 

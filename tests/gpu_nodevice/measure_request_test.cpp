@@ -9,7 +9,9 @@ namespace {
 
 MeasureRequest sample_request() {
   MeasureRequest r;
-  r.buffers = {{"values", 4096, "aa-4096"}, {"y", 800, ""}};
+  r.family = "spmm";
+  r.problem = Problem::of(Dtype::F32, {{"k", 128}});
+  r.buffers = {{"values", 4096, "aa-4096"}, {"y", 800, ""}, {"count", 4, ""}};
   LaunchStep step;
   step.entry = "_Z4spmvPKfPf";
   step.grid = {1000, 2, 3};
@@ -17,13 +19,13 @@ MeasureRequest sample_request() {
   step.shared_bytes = 65536;
   step.args = {KernelArg::of_buffer("values"), KernelArg::of_scalar(int32_t{-7}),
                KernelArg::of_scalar(int64_t{1} << 40), KernelArg::of_scalar(0.1f),
-               KernelArg::of_scalar(std::numeric_limits<double>::min()), KernelArg::of_buffer("y")};
+               KernelArg::of_scalar(std::numeric_limits<double>::min()), KernelArg::of_buffer("y"),
+               KernelArg::loop_iteration()};
+  step.grid_from = GridFromCounter{"count", 0, 128};
   r.steps = {step};
-  r.output = "y";
-  r.output_elements = 200;
-  r.dtype = Dtype::F32;
-  r.reference_key = "ref-1600";
-  r.row_lengths_key = "len-800";
+  r.program = {PlanOp::fill("y", 7), PlanOp::loop({PlanOp::run(0), PlanOp::copy("y", "y")}, "count", 50)};
+  r.outputs = {{"y", 200, Dtype::F32, "ref-1600"}};
+  r.check_keys = {{"row_lengths", "len-800"}};
   r.options.hot = true;
   r.options.max_runs = 17;
   r.fresh = true;
@@ -33,7 +35,10 @@ MeasureRequest sample_request() {
 TEST(MeasureRequest, JsonRoundTripKeepsEveryField) {
   const MeasureRequest in = sample_request();
   const MeasureRequest out = MeasureRequest::from_json(nlohmann::json::parse(in.to_json().dump()));
-  ASSERT_EQ(out.buffers.size(), 2u);
+  EXPECT_EQ(out.family, "spmm");
+  EXPECT_EQ(out.problem.params, in.problem.params);
+  EXPECT_EQ(out.problem.precision, in.problem.precision);
+  ASSERT_EQ(out.buffers.size(), 3u);
   EXPECT_EQ(out.buffers[0].name, "values");
   EXPECT_EQ(out.buffers[0].size, 4096u);
   EXPECT_EQ(out.buffers[0].content_key, "aa-4096");
@@ -45,48 +50,50 @@ TEST(MeasureRequest, JsonRoundTripKeepsEveryField) {
   EXPECT_EQ(s.grid.z, 3u);
   EXPECT_EQ(s.block.x, 256u);
   EXPECT_EQ(s.shared_bytes, 65536u);
-  ASSERT_EQ(s.args.size(), 6u);
+  ASSERT_EQ(s.args.size(), 7u);
   EXPECT_EQ(s.args[0].buffer, "values");
   EXPECT_EQ(s.args[5].buffer, "y");
   EXPECT_EQ(s.args[1].scalar, in.steps[0].args[1].scalar);  // the variant compares type and value
   EXPECT_EQ(s.args[2].scalar, in.steps[0].args[2].scalar);
   EXPECT_EQ(s.args[3].scalar, in.steps[0].args[3].scalar);
   EXPECT_EQ(s.args[4].scalar, in.steps[0].args[4].scalar);
-  EXPECT_EQ(out.output, "y");
-  EXPECT_EQ(out.output_elements, 200u);
-  EXPECT_EQ(out.dtype, Dtype::F32);
-  EXPECT_EQ(out.reference_key, "ref-1600");
-  EXPECT_EQ(out.row_lengths_key, "len-800");
+  EXPECT_TRUE(s.args[6].iteration);
+  ASSERT_TRUE(s.grid_from);
+  EXPECT_EQ(s.grid_from->buffer, "count");
+  EXPECT_EQ(s.grid_from->items_per_block, 128u);
+  EXPECT_EQ(program_to_json(out.program), program_to_json(in.program));
+  ASSERT_EQ(out.outputs.size(), 1u);
+  EXPECT_EQ(out.outputs[0].buffer, "y");
+  EXPECT_EQ(out.outputs[0].elements, 200u);
+  EXPECT_EQ(out.outputs[0].dtype, Dtype::F32);
+  EXPECT_EQ(out.outputs[0].reference_key, "ref-1600");
+  EXPECT_EQ(out.check_keys, in.check_keys);
   EXPECT_TRUE(out.options.hot);
   EXPECT_EQ(out.options.max_runs, 17);
   EXPECT_TRUE(out.fresh);
 }
 
-TEST(MeasureRequest, CusparseFieldsTravel) {
+TEST(MeasureRequest, VendorCallsTravel) {
   MeasureRequest in;
-  in.kind = "cusparse_spmv";
-  in.alg = "csr_alg2";
-  in.rows = 5;
-  in.cols = 7;
-  in.nnz = int64_t{3} << 33;
-  in.dtype = Dtype::F64;
+  in.kind = "vendor";
+  in.vendor = {"cusparse_spmv", "cusparse-csr_alg2", {{"alg", "csr_alg2"}, {"nnz", int64_t{3} << 33}}};
+  in.problem = Problem::of(Dtype::F64);
   const MeasureRequest out = MeasureRequest::from_json(in.to_json());
-  EXPECT_EQ(out.kind, "cusparse_spmv");
-  EXPECT_EQ(out.alg, "csr_alg2");
-  EXPECT_EQ(out.rows, 5);
-  EXPECT_EQ(out.cols, 7);
-  EXPECT_EQ(out.nnz, int64_t{3} << 33);
-  EXPECT_EQ(out.dtype, Dtype::F64);
+  EXPECT_EQ(out.kind, "vendor");
+  EXPECT_EQ(out.vendor.name, "cusparse_spmv");
+  EXPECT_EQ(out.vendor.label, "cusparse-csr_alg2");
+  EXPECT_EQ(out.vendor.args, in.vendor.args);
+  EXPECT_EQ(out.problem.precision, Precision::uniform(Dtype::F64));
 }
 
 TEST(MeasureRequest, KeysSplitDeviceFromHostWithoutRepeats) {
   MeasureRequest r;
   r.buffers = {{"a", 8, "k1"}, {"b", 8, "k1"}, {"c", 8, "k2"}, {"out", 8, ""}};
-  r.reference_key = "ref";
+  r.outputs = {{"out", 2, Dtype::F32, "ref"}};
   EXPECT_EQ(r.device_keys(), (std::vector<std::string>{"k1", "k2"}));
   EXPECT_EQ(r.host_keys(), (std::vector<std::string>{"ref"}));
-  r.row_lengths_key = "len";
-  EXPECT_EQ(r.host_keys(), (std::vector<std::string>{"ref", "len"}));
+  r.check_keys = {{"row_lengths", "len"}, {"again", "ref"}};
+  EXPECT_EQ(r.host_keys(), (std::vector<std::string>{"len", "ref"}));
 }
 
 TEST(MeasureRequest, ContentKeyNamesBytesAndStoredSize) {
@@ -103,8 +110,11 @@ TEST(MeasureRequest, MalformedJsonThrows) {
   j["steps"][0]["args"][1] = {{"i32", "seven"}};
   EXPECT_THROW(MeasureRequest::from_json(j), nlohmann::json::exception);
   nlohmann::json missing = sample_request().to_json();
-  missing.erase("output");
+  missing.erase("outputs");
   EXPECT_THROW(MeasureRequest::from_json(missing), nlohmann::json::exception);
+  nlohmann::json bad_op = sample_request().to_json();
+  bad_op["program"][0]["op"] = "jump";
+  EXPECT_THROW(MeasureRequest::from_json(bad_op), nlohmann::json::exception);
 }
 
 }  // namespace

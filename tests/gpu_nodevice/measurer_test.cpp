@@ -20,8 +20,7 @@ bool gpu_present() { return CudaDriver::load() && probe_device().present; }
 LaunchPlan vector_add_plan() {
   LaunchPlan plan;
   plan.buffers = {input_buffer<float>("a", {1, 2, 3, 4}), input_buffer<float>("b", {10, 20, 30, 40}), {"c", {}, 16}};
-  plan.output = "c";
-  plan.output_elements = 4;
+  plan.outputs = {{"c", 4, Dtype::F32}};
   LaunchStep step;
   step.entry = "add";
   step.grid = {1, 1, 1};
@@ -42,8 +41,13 @@ CompiledKernel fake_kernel() {
 const std::vector<double> kSum = {11, 22, 33, 44};
 
 Measurement measure_plan(Measurer& m, const LaunchPlan& plan, const std::vector<double>& reference = kSum) {
-  return m.measure(fake_kernel(), plan, reference, {}, Dtype::F32, MeasureOptions{});
+  return m.measure(fake_kernel(), plan, {{"c", reference}}, MeasureOptions{});
 }
+
+// cuSPARSE's SpMV of a 2 x 2 diagonal matrix.
+const VendorCall kSpmv{"cusparse_spmv", "cusparse-csr_alg1",
+                       {{"alg", "csr_alg1"}, {"rows", 2}, {"cols", 2}, {"nnz", 2}, {"row_ptr", "row_ptr"},
+                        {"col_idx", "col_idx"}, {"values", "values"}, {"x", "x"}, {"y", "y"}}};
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -70,7 +74,8 @@ TEST(Measurer, WithoutGpuMeasurementsFailPromptly) {
   LaunchPlan csr;
   csr.buffers = {input_buffer<int32_t>("row_ptr", {0, 1, 2}), input_buffer<int32_t>("col_idx", {0, 1}),
                  input_buffer<float>("values", {2, 3}), input_buffer<float>("x", {1, 1}), {"y", {}, 8}};
-  const Measurement vendor = m.measure_cusparse_spmv(csr, 2, 2, 2, {2, 3}, Dtype::F32, "csr_alg1", MeasureOptions{});
+  csr.outputs = {{"y", 2, Dtype::F32}};
+  const Measurement vendor = m.measure_vendor(csr, kSpmv, {{"y", {2, 3}}}, MeasureOptions{});
   EXPECT_EQ(vendor.status, MeasureStatus::LaunchError);
   EXPECT_NE(vendor.message.find("no GPU"), std::string::npos) << vendor.message;
   EXPECT_THROW(m.device_copy_bandwidth_gbs(1 << 20), std::runtime_error);
@@ -109,8 +114,14 @@ TEST(Measurer, PlanProblemsAreLaunchErrorsThatNameThem) {
   twice.buffers[1].name = "a";
   EXPECT_NE(problem(twice).find("two buffers"), std::string::npos);
   LaunchPlan no_output = vector_add_plan();
-  no_output.output = "d";
+  no_output.outputs[0].buffer = "d";
   EXPECT_NE(problem(no_output).find("'d'"), std::string::npos);
+  LaunchPlan bad_loop = vector_add_plan();
+  bad_loop.program = {PlanOp::loop({PlanOp::run(0)}, "nowhere", 4)};
+  EXPECT_NE(problem(bad_loop).find("'nowhere'"), std::string::npos);
+  LaunchPlan bad_launch = vector_add_plan();
+  bad_launch.program = {PlanOp::run(3)};
+  EXPECT_NE(problem(bad_launch).find("runs launch 3"), std::string::npos);
   LaunchPlan small_output = vector_add_plan();
   small_output.buffers[2].size = 8;
   EXPECT_NE(problem(small_output).find("too small"), std::string::npos);
@@ -121,29 +132,20 @@ TEST(Measurer, PlanProblemsAreLaunchErrorsThatNameThem) {
 
   CompiledKernel broken;
   broken.log = "error: expected ';'";
-  const Measurement r = m.measure(broken, vector_add_plan(), kSum, {}, Dtype::F32, MeasureOptions{});
+  const Measurement r = m.measure(broken, vector_add_plan(), {{"c", kSum}}, MeasureOptions{});
   EXPECT_EQ(r.status, MeasureStatus::LaunchError);
   EXPECT_NE(r.message.find("expected ';'"), std::string::npos);
-  const Measurement lengths = m.measure(fake_kernel(), vector_add_plan(), kSum, {1, 1}, Dtype::F32, MeasureOptions{});
-  EXPECT_NE(lengths.message.find("row lengths"), std::string::npos);
+  const Measurement unreferenced = m.measure(fake_kernel(), vector_add_plan(), {{"d", kSum}}, MeasureOptions{});
+  EXPECT_NE(unreferenced.message.find("no values for output 'c'"), std::string::npos) << unreferenced.message;
 }
 
 TEST(Measurer, ClientMistakesThrowInputError) {
   Measurer m("no-such-directory/ktune-measure-worker");
   MeasureOptions bad;
   bad.max_runs = 0;
-  EXPECT_THROW(m.measure(fake_kernel(), vector_add_plan(), kSum, {}, Dtype::F32, bad), InputError);
-  EXPECT_THROW(m.measure_cusparse_spmv(vector_add_plan(), 1, 1, 1, {1}, Dtype::F32, "csr_alg3", MeasureOptions{}),
-               InputError);
+  EXPECT_THROW(m.measure(fake_kernel(), vector_add_plan(), {{"c", kSum}}, bad), InputError);
+  EXPECT_THROW(m.measure_vendor(vector_add_plan(), kSpmv, {{"c", kSum}}, bad), InputError);
   EXPECT_THROW(m.device_copy_bandwidth_gbs(0), InputError);
-}
-
-TEST(Measurer, CusparsePlanNeedsTheCsrBuffers) {
-  Measurer m("no-such-directory/ktune-measure-worker");
-  const Measurement r =
-      m.measure_cusparse_spmv(vector_add_plan(), 4, 4, 4, kSum, Dtype::F32, "csr_alg2", MeasureOptions{});
-  EXPECT_EQ(r.status, MeasureStatus::LaunchError);
-  EXPECT_NE(r.message.find("row_ptr"), std::string::npos) << r.message;
 }
 
 TEST(Measurer, DefaultWorkerPathIsBesideTheExecutable) {

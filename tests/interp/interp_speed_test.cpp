@@ -24,14 +24,14 @@ TEST(InterpSpeed, TracesSampledBlocksOfAMillionNonzeroStencilQuickly) {
   w.matrix = generate_stencil_2d(448);  // 200704 rows, 1001728 nonzeros
   const SpmvFamily family;
   for (const auto& item : spmv_ptx_corpus()) {
-    const std::string name = family.space().canonical(item.config);
+    const std::string name = family.space({}).canonical(item.config);
     const bool typical = name == "block=256;items_per_thread=1;lanes=1;schedule=row" ||
                          name == "block=256;items_per_thread=1;lanes=4;schedule=subwarp" ||
                          name == "block=256;items_per_thread=4;lanes=1;schedule=merge" ||
                          name == "block=256;items_per_thread=4;lanes=1;schedule=adaptive";
     if (!typical || item.dtype != Dtype::F64) continue;
     const ptx::PtxModule module = ptx::parse_ptx(item.ptx);
-    const LaunchPlan plan = family.prepare(w, item.config, item.dtype);
+    const LaunchPlan plan = family.prepare(w, Problem::of(item.dtype), item.config);
     const LaunchStep& step = plan.steps.at(0);
     const auto setup_start = std::chrono::steady_clock::now();
     HostMemory memory(plan);

@@ -1,13 +1,13 @@
 // CI's check of every SpMV device kernel without a GPU: the PTX interpreter runs each
 // configuration's launch plan (fp32 and fp64) on small matrices with empty rows, a very long
 // row and random structure, and its y must pass the same verification as a GPU run
-// (gpu/measure_verification.h) against the CPU reference.
+// (kernels/output_check.h) against the CPU reference.
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <random>
 
-#include "gpu/measure_verification.h"
+#include "kernels/output_check.h"
 #include "model/interp/interpreter.h"
 #include "model/ptx/ptx_parser.h"
 #include "tests/kernels/random_csr.h"
@@ -18,6 +18,14 @@
 
 namespace ktune::interp {
 namespace {
+
+// The reduction check with one length per element (empty: 1 each).
+Verdict verify_output(std::string_view out, Dtype dtype, const std::vector<double>& reference,
+                      const std::vector<int32_t>& lengths) {
+  return check_reduction_output(out, dtype, reference, [&lengths](size_t i) {
+    return lengths.empty() ? 1.0 : static_cast<double>(lengths.at(i));
+  });
+}
 
 using testing_support::random_csr;
 using testing_support::spmv_refused;
@@ -93,7 +101,7 @@ TEST(SpmvInterp, EveryConfigurationComputesTheReference) {
       {"far diagonal", workload_of(far_diagonal(40, 32768))},  // sell takes it, sell16 does not
   };
   std::vector<std::vector<double>> references;
-  for (const auto& [name, w] : workloads) references.push_back(family.reference(w));
+  for (const auto& [name, w] : workloads) references.push_back(family.reference(w, {}).at("y"));
   int checked = 0, refused = 0, sell_checked = 0, sell16_checked = 0, hot_checked = 0;
   for (const auto& item : spmv_ptx_corpus()) {
     const ptx::PtxModule module = ptx::parse_ptx(item.ptx);
@@ -101,17 +109,17 @@ TEST(SpmvInterp, EveryConfigurationComputesTheReference) {
       SCOPED_TRACE(item.name + " on " + workloads[i].first);
       const Workload& w = workloads[i].second;
       if (spmv_refused(item.config, w.matrix)) {
-        EXPECT_THROW(family.prepare(w, item.config, item.dtype), InputError);
+        EXPECT_THROW(family.prepare(w, Problem::of(item.dtype), item.config), InputError);
         ++refused;
         continue;
       }
       sell_checked += item.entry == "spmv_sell";
       sell16_checked += item.entry == "spmv_sell16";
       hot_checked += SpmvConfig::from(item.config).schedule == SpmvSchedule::AdaptiveHot;
-      const LaunchPlan plan = family.prepare(w, item.config, item.dtype);
+      const LaunchPlan plan = family.prepare(w, Problem::of(item.dtype), item.config);
       std::vector<double> y;
-      ASSERT_NO_THROW(y = compute_output(module, plan, item.dtype));
-      const VerificationResult v =
+      ASSERT_NO_THROW(y = compute_outputs(module, plan).at("y"));
+      const Verdict v =
           verify_output(as_bytes(y, item.dtype), item.dtype, references[i], row_lengths(w.matrix));
       EXPECT_TRUE(v.ok) << v.message;
       ++checked;
@@ -132,7 +140,7 @@ TEST(SpmvInterp, AWrongKernelFailsTheCheck) {
   const auto& item = spmv_ptx_corpus().front();  // a row-schedule configuration
   ASSERT_EQ(item.entry, "spmv_row");
   const Workload w = workload_of(random_csr(300, 200, 10, 5));
-  LaunchPlan plan = family.prepare(w, item.config, item.dtype);
+  LaunchPlan plan = family.prepare(w, Problem::of(item.dtype), item.config);
   // Shift row_ptr's view by one element: row r then reads [row_ptr[r+1], row_ptr[r+2]).
   std::vector<int32_t> shifted(w.matrix.row_ptr.begin() + 1, w.matrix.row_ptr.end());
   shifted.push_back(shifted.back());
@@ -141,9 +149,9 @@ TEST(SpmvInterp, AWrongKernelFailsTheCheck) {
   for (DeviceBuffer& b : plan.buffers) {
     if (b.name == "row_ptr") b.bytes = HostBytes(std::move(bytes));
   }
-  const std::vector<double> y = compute_output(ptx::parse_ptx(item.ptx), plan, item.dtype);
-  const VerificationResult v =
-      verify_output(as_bytes(y, item.dtype), item.dtype, family.reference(w), row_lengths(w.matrix));
+  const std::vector<double> y = compute_outputs(ptx::parse_ptx(item.ptx), plan).at("y");
+  const Verdict v =
+      verify_output(as_bytes(y, item.dtype), item.dtype, family.reference(w, {}).at("y"), row_lengths(w.matrix));
   EXPECT_FALSE(v.ok);
 }
 

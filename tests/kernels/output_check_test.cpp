@@ -1,4 +1,4 @@
-#include "gpu/measure_verification.h"
+#include "kernels/output_check.h"
 
 #include <gtest/gtest.h>
 
@@ -8,6 +8,14 @@
 
 namespace ktune {
 namespace {
+
+// The reduction check with one length per element (empty: 1 each).
+Verdict verify_output(std::string_view out, Dtype dtype, const std::vector<double>& reference,
+                      const std::vector<int32_t>& lengths) {
+  return check_reduction_output(out, dtype, reference, [&lengths](size_t i) {
+    return lengths.empty() ? 1.0 : static_cast<double>(lengths.at(i));
+  });
+}
 
 template <typename T>
 std::string bytes_of(const std::vector<T>& values) {
@@ -43,7 +51,7 @@ RoundedSums rounded_sums(int rows, int length, unsigned seed) {
 
 TEST(MeasureVerification, FloatRoundingPassesWithRowLengths) {
   const RoundedSums s = rounded_sums(500, 200, 1);
-  const VerificationResult v = verify_output(bytes_of(s.computed), Dtype::F32, s.reference, s.lengths);
+  const Verdict v = verify_output(bytes_of(s.computed), Dtype::F32, s.reference, s.lengths);
   EXPECT_TRUE(v.ok) << v.message;
   EXPECT_GT(v.max_rel_error, 0);  // float sums of 200 terms are not exact
   EXPECT_LT(v.max_rel_error, 8 * std::ldexp(1.0, -24) * 202);
@@ -51,7 +59,7 @@ TEST(MeasureVerification, FloatRoundingPassesWithRowLengths) {
 
 TEST(MeasureVerification, ExactDoublesPass) {
   const std::vector<double> reference = {1.5, -2.25, 0, 1e300};
-  const VerificationResult v = verify_output(bytes_of(reference), Dtype::F64, reference, {});
+  const Verdict v = verify_output(bytes_of(reference), Dtype::F64, reference, {});
   EXPECT_TRUE(v.ok);
   EXPECT_EQ(v.max_rel_error, 0);
   EXPECT_EQ(v.bad_elements, 0);
@@ -61,7 +69,7 @@ TEST(MeasureVerification, ExactDoublesPass) {
 TEST(MeasureVerification, AMissingTermFails) {
   RoundedSums s = rounded_sums(100, 50, 2);
   s.computed[37] -= 0.25f;  // one product of magnitude 0.25 left out
-  const VerificationResult v = verify_output(bytes_of(s.computed), Dtype::F32, s.reference, s.lengths);
+  const Verdict v = verify_output(bytes_of(s.computed), Dtype::F32, s.reference, s.lengths);
   EXPECT_FALSE(v.ok);
   EXPECT_EQ(v.bad_elements, 1);
   EXPECT_NE(v.message.find("element 37"), std::string::npos) << v.message;
@@ -96,7 +104,7 @@ TEST(MeasureVerification, CancellingRowsUseTheLargestOutputAsScale) {
 TEST(MeasureVerification, NanPoisonLeftInPlaceFails) {
   const std::vector<double> reference = {1, 2, 3};
   const std::vector<float> output = {1, std::numeric_limits<float>::quiet_NaN(), 3};
-  const VerificationResult v = verify_output(bytes_of(output), Dtype::F32, reference, {});
+  const Verdict v = verify_output(bytes_of(output), Dtype::F32, reference, {});
   EXPECT_FALSE(v.ok);
   EXPECT_TRUE(std::isinf(v.max_rel_error));
   EXPECT_NE(v.message.find("did not write it"), std::string::npos) << v.message;
@@ -118,12 +126,21 @@ TEST(MeasureVerification, AllZeroReferenceAcceptsZerosOnly) {
 
 TEST(MeasureVerification, SizeMismatchesAreReported) {
   const std::vector<double> reference = {1, 2};
-  const VerificationResult short_output = verify_output(bytes_of(std::vector<float>{1}), Dtype::F32, reference, {});
+  const Verdict short_output = verify_output(bytes_of(std::vector<float>{1}), Dtype::F32, reference, {});
   EXPECT_FALSE(short_output.ok);
   EXPECT_NE(short_output.message.find("4 bytes"), std::string::npos) << short_output.message;
-  const VerificationResult lengths = verify_output(bytes_of(std::vector<float>{1, 2}), Dtype::F32, reference, {1});
-  EXPECT_FALSE(lengths.ok);
-  EXPECT_NE(lengths.message.find("row lengths"), std::string::npos) << lengths.message;
+  const Verdict f16 = verify_output(std::string(4, '\0'), Dtype::F16, reference, {});
+  EXPECT_FALSE(f16.ok);
+  EXPECT_NE(f16.message.find("f16"), std::string::npos) << f16.message;
+}
+
+TEST(MeasureVerification, ExactOutputsMustMatchEveryElement) {
+  const std::vector<double> depths = {0, 1, 1, 2, -1};
+  EXPECT_TRUE(check_exact_output(bytes_of(std::vector<float>{0, 1, 1, 2, -1}), Dtype::F32, depths).ok);
+  const Verdict off = check_exact_output(bytes_of(std::vector<double>{0, 1, 2, 2, -1}), Dtype::F64, depths);
+  EXPECT_FALSE(off.ok);
+  EXPECT_NE(off.message.find("element 2"), std::string::npos) << off.message;
+  EXPECT_EQ(off.bad_elements, 1);
 }
 
 }  // namespace

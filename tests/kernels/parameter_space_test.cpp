@@ -321,3 +321,37 @@ TEST(ParameterSpace, HardwareViolationChecksDeviceLimitsThenFamilyRules) {
 
 }  // namespace
 }  // namespace ktune
+
+namespace ktune {
+namespace {
+
+using testing::huge_space;
+
+TEST(ParameterSpace, SamplesAreEveryConfigurationOfASmallSpaceAndADrawOfAHugeOne) {
+  const ParameterSpace small = toy_space();
+  const std::vector<Config> all = small.enumerate();
+  SpaceRng rng(3);
+  EXPECT_EQ(small.sample(rng, all.size() + 10), all);
+  const std::vector<Config> some = small.sample(rng, 3);
+  ASSERT_EQ(some.size(), 3u);
+  for (const Config& c : some) EXPECT_TRUE(small.valid(c));
+  EXPECT_EQ(std::set<Config>(some.begin(), some.end()).size(), 3u);
+
+  const ParameterSpace huge = huge_space();
+  ASSERT_GT(huge.nominal_size(), 1e9);
+  EXPECT_THROW(huge.enumerate(), LimitError);
+  SpaceRng a(5), b(5);
+  const std::vector<Config> drawn = huge.sample(a, 200);
+  EXPECT_EQ(drawn.size(), 200u);
+  EXPECT_EQ(drawn, huge.sample(b, 200)) << "a seed fixes the sample";
+  for (const Config& c : drawn) EXPECT_TRUE(huge.valid(c));
+}
+
+TEST(ParameterSpace, FirstValidIsTheFirstOfTheEnumeration) {
+  const ParameterSpace small = toy_space();
+  EXPECT_EQ(small.first_valid(), small.enumerate().front());
+  EXPECT_TRUE(huge_space().valid(huge_space().first_valid()));
+}
+
+}  // namespace
+}  // namespace ktune

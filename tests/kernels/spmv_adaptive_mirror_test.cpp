@@ -127,7 +127,7 @@ void expect_mirror_matches_reference(const CsrF64& a, const Config& config) {
   const SpmvFamily family;
   Workload w;
   w.matrix = a;
-  const LaunchPlan plan = family.prepare(w, config, Dtype::F64);
+  const LaunchPlan plan = family.prepare(w, Problem::of(Dtype::F64), config);
   const SpmvConfig c = SpmvConfig::from(config);
   ASSERT_LE(plan.steps.size(), 2u);  // the adaptive kernel, after zeroing the sliced rows if any
   const LaunchStep& step = plan.steps.back();
@@ -152,7 +152,7 @@ void expect_mirror_matches_reference(const CsrF64& a, const Config& config) {
   for (int32_t r : zeroed) out.y[static_cast<size_t>(r)] = 0;
   for (unsigned b = 0; b < step.grid.x; ++b) mirror_block(in, b, out);
 
-  const std::vector<double> want = family.reference(w);
+  const std::vector<double> want = family.reference(w, {}).at("y");
   const std::string what = spmv_space().canonical(config);
   for (size_t r = 0; r < rows; ++r) {
     const bool stored_once = out.stores[r] == 1 && out.adds[r] == 0;

@@ -22,14 +22,14 @@ TEST(SpmvCompile, EveryConfigurationCompilesForSm90WithoutSpills) {
   const NvrtcCompiler compiler;
   ThreadPool pool;
   std::vector<Compilation> compilations;
-  for (const Config& config : family.space().enumerate()) {
+  for (const Config& config : family.space({}).enumerate()) {
     for (Dtype dtype : {Dtype::F32, Dtype::F64}) {
-      KernelSource s = family.source(config, dtype);
+      KernelSource s = family.source(Problem::of(dtype), config);
       const std::string entry = s.entries.at(0);
       CompileRequest request{std::move(s.code), std::move(s.entries), std::move(s.options),
                              "sm_90"};
       compilations.push_back(
-          {family.space().canonical(config) + " " + to_string(dtype), entry,
+          {family.space({}).canonical(config) + " " + to_string(dtype), entry,
            pool.submit([&compiler, request] { return compiler.compile(request); })});
     }
   }

@@ -59,10 +59,10 @@ TEST(FamilyRegistry, FindsSpmvByName) {
 TEST(SpmvFamily, SourcePerConfigurationIsSpecialisedAndDistinct) {
   const SpmvFamily family;
   std::set<std::pair<std::string, std::vector<std::string>>> kernels;
-  for (const Config& config : family.space().enumerate()) {
+  for (const Config& config : family.space({}).enumerate()) {
     const SpmvConfig c = SpmvConfig::from(config);
     for (Dtype dtype : {Dtype::F32, Dtype::F64}) {
-      const KernelSource s = family.source(config, dtype);
+      const KernelSource s = family.source(Problem::of(dtype), config);
       const bool hot = c.schedule == SpmvSchedule::AdaptiveHot;
       const std::string entry = c.is_adaptive() ? "spmv_adaptive" : "spmv_" + c.schedule_name();
       std::vector<std::string> entries = {entry};
@@ -80,7 +80,7 @@ TEST(SpmvFamily, SourcePerConfigurationIsSpecialisedAndDistinct) {
       kernels.insert({s.code, s.options});
     }
   }
-  EXPECT_EQ(kernels.size(), 2 * family.space().enumerate().size());
+  EXPECT_EQ(kernels.size(), 2 * family.space({}).enumerate().size());
 }
 
 TEST(SpmvFamily, LaunchesCoverEveryRowAndNonzero) {
@@ -89,14 +89,14 @@ TEST(SpmvFamily, LaunchesCoverEveryRowAndNonzero) {
   for (const CsrF64& m : {random_csr(1000, 700, 20, 1), random_csr(1, 5, 5, 2), random_csr(0, 5, 0, 3),
                           random_csr(4097, 64, 1, 4), generate_stencil_2d(45)}) {
     const Workload w = workload_of(m);
-    for (const Config& config : family.space().enumerate()) {
+    for (const Config& config : family.space({}).enumerate()) {
       const SpmvConfig c = SpmvConfig::from(config);
       if (spmv_refused(config, m)) {
-        EXPECT_THROW(family.launches(w, config), InputError);
+        EXPECT_THROW(family.launches(w, {}, config), InputError);
         continue;
       }
       sell_launches += c.is_sell();
-      const std::vector<LaunchStep> steps = family.launches(w, config);
+      const std::vector<LaunchStep> steps = family.launches(w, {}, config);
       const bool hot = c.schedule == SpmvSchedule::AdaptiveHot;
       const bool zeroes = steps.front().entry == "spmv_zero_rows";  // PlansThatAddIntoRowsZeroThoseRowsFirst
       ASSERT_EQ(steps.size(), 1u + hot + zeroes);
@@ -123,7 +123,7 @@ TEST(SpmvFamily, LaunchesCoverEveryRowAndNonzero) {
       const bool merge = c.schedule == SpmvSchedule::Merge;
       const int64_t per_block = merge ? int64_t{c.block} * c.items_per_thread : c.block / c.lanes;
       const int64_t work = merge ? m.rows + m.nnz() : m.rows;
-      EXPECT_GE(int64_t{s.grid.x} * per_block, work) << family.space().canonical(config);
+      EXPECT_GE(int64_t{s.grid.x} * per_block, work) << family.space({}).canonical(config);
       if (work > 0) {
         EXPECT_LT((int64_t{s.grid.x} - 1) * per_block, work);
       }
@@ -135,8 +135,8 @@ TEST(SpmvFamily, LaunchesCoverEveryRowAndNonzero) {
 TEST(SpmvFamily, LaunchArgumentsMatchTheKernelSignatures) {
   const SpmvFamily family;
   const Workload w = workload_of(generate_stencil_2d(18));  // every schedule takes it
-  for (const Config& config : family.space().enumerate()) {
-    const LaunchStep s = family.launches(w, config).back();
+  for (const Config& config : family.space({}).enumerate()) {
+    const LaunchStep s = family.launches(w, {}, config).back();
     const SpmvSchedule schedule = SpmvConfig::from(config).schedule;
     const bool merge = schedule == SpmvSchedule::Merge, hot = schedule == SpmvSchedule::AdaptiveHot;
     ASSERT_EQ(s.args.size(), merge || hot ? 7u : 6u);
@@ -162,7 +162,7 @@ TEST(SpmvFamily, PrepareUploadsTheMatrixAndX) {
   const Workload w = workload_of(random_csr(120, 90, 15, 6));
   const Config row = spmv_space().from_json({{"schedule", "row"}, {"block", 128}});
   for (Dtype dtype : {Dtype::F32, Dtype::F64}) {
-    const LaunchPlan plan = family.prepare(w, row, dtype);
+    const LaunchPlan plan = family.prepare(w, Problem::of(dtype), row);
     EXPECT_EQ(contents<int32_t>(buffer(plan, "row_ptr")), w.matrix.row_ptr);
     EXPECT_EQ(contents<int32_t>(buffer(plan, "col_idx")), w.matrix.col_idx);
     const std::vector<double> x = deterministic_input_vector(90);
@@ -179,8 +179,8 @@ TEST(SpmvFamily, PrepareUploadsTheMatrixAndX) {
     const DeviceBuffer& y = buffer(plan, "y");
     EXPECT_TRUE(y.bytes.empty());
     EXPECT_EQ(y.size, 120 * dtype_size(dtype));
-    EXPECT_EQ(plan.output, "y");
-    EXPECT_EQ(plan.output_elements, 120u);
+    EXPECT_EQ(plan.outputs.at(0).buffer, "y");
+    EXPECT_EQ(plan.outputs.at(0).elements, 120u);
     EXPECT_EQ(plan.steps.size(), 1u);
   }
 }
@@ -196,15 +196,15 @@ TEST(SpmvFamily, PlansThatAddIntoRowsZeroThoseRowsFirst) {
       workload_of(testing_support::csr_with_row_lengths({2, longest_unsplit + 1, 2}, 20000));
   int zeroing = 0;
   for (const Workload* w : {&short_rows, &long_row}) {
-    for (const Config& config : family.space().enumerate()) {
+    for (const Config& config : family.space({}).enumerate()) {
       if (spmv_refused(config, w->matrix)) continue;
       const SpmvConfig c = SpmvConfig::from(config);
       SCOPED_TRACE(spmv_space().canonical(config));
       std::vector<int32_t> rows;
       if (c.schedule == SpmvSchedule::Merge) rows = merge_atomic_rows(w->matrix, c.tile_items());
       if (c.is_adaptive()) rows = adaptive_atomic_rows(adaptive_partition(w->matrix, c.tile_items()));
-      const LaunchPlan plan = family.prepare(*w, config, Dtype::F32);
-      const std::vector<LaunchStep> launches = family.launches(*w, config);
+      const LaunchPlan plan = family.prepare(*w, Problem::of(Dtype::F32), config);
+      const std::vector<LaunchStep> launches = family.launches(*w, {}, config);
       ASSERT_EQ(launches.size(), plan.steps.size());
       const bool has_zero_step = plan.steps.front().entry == "spmv_zero_rows";
       EXPECT_EQ(has_zero_step, !rows.empty());
@@ -253,19 +253,19 @@ TEST(SpmvFamily, AdaptivePrepareUploadsItsPartition) {
   const Workload w = workload_of(random_csr(2000, 500, 30, 12));
   const Config config = spmv_space().from_json(
       {{"schedule", "adaptive"}, {"block", 256}, {"items_per_thread", 2}});
-  const LaunchPlan plan = family.prepare(w, config, Dtype::F64);
+  const LaunchPlan plan = family.prepare(w, Problem::of(Dtype::F64), config);
   const AdaptivePartition partition = adaptive_partition(w.matrix, 512);
   EXPECT_EQ(contents<int32_t>(buffer(plan, "row_blocks")), partition.row_blocks);
   EXPECT_EQ(contents<int32_t>(buffer(plan, "row_ptr")), w.matrix.row_ptr);
   ASSERT_EQ(plan.steps.size(), 1u);
   EXPECT_EQ(plan.steps[0].grid.x, partition.blocks());
   EXPECT_EQ(plan.steps[0].entry, "spmv_adaptive");
-  const LaunchStep launched = family.launches(w, config).at(0);
+  const LaunchStep launched = family.launches(w, {}, config).at(0);
   EXPECT_EQ(launched.grid.x, plan.steps[0].grid.x);
   EXPECT_EQ(launched.args.size(), plan.steps[0].args.size());
   EXPECT_GE(plan.prepare_seconds, 0.0);
-  EXPECT_EQ(plan.output, "y");
-  EXPECT_EQ(plan.output_elements, 2000u);
+  EXPECT_EQ(plan.outputs.at(0).buffer, "y");
+  EXPECT_EQ(plan.outputs.at(0).elements, 2000u);
 }
 
 // adaptive_hot: the hot columns' list and the renamed matrix go up; x_hot is the gather's
@@ -276,7 +276,7 @@ TEST(SpmvFamily, AdaptiveHotPrepareUploadsTheHotColumnsAndGathersThemFirst) {
   const Config config = spmv_space().from_json(
       {{"schedule", "adaptive_hot"}, {"block", 256}, {"items_per_thread", 2}});
   for (Dtype dtype : {Dtype::F32, Dtype::F64}) {
-    const LaunchPlan plan = family.prepare(w, config, dtype);
+    const LaunchPlan plan = family.prepare(w, Problem::of(dtype), config);
     const HotColumns hot = hot_columns(w.matrix, kHotColumns);
     ASSERT_FALSE(hot.columns.empty());
     EXPECT_EQ(contents<int32_t>(buffer(plan, "hot_cols")), hot.columns);
@@ -298,27 +298,77 @@ TEST(SpmvFamily, RefusesAnInvalidConfiguration) {
   const Workload w = workload_of(random_csr(10, 10, 3, 9));
   Config bad = spmv_space().from_json({{"schedule", "row"}, {"block", 128}});
   bad["lanes"] = 8;
-  EXPECT_THROW(family.source(bad, Dtype::F32), InputError);
-  EXPECT_THROW(family.launches(w, bad), InputError);
-  EXPECT_THROW(family.prepare(w, bad, Dtype::F32), InputError);
-  EXPECT_THROW(family.estimate(w, bad, Dtype::F32), InputError);
+  EXPECT_THROW(family.source(Problem::of(Dtype::F32), bad), InputError);
+  EXPECT_THROW(family.launches(w, {}, bad), InputError);
+  EXPECT_THROW(family.prepare(w, Problem::of(Dtype::F32), bad), InputError);
+  EXPECT_THROW(family.estimate(w, Problem::of(Dtype::F32), bad), InputError);
 }
 
 TEST(SpmvFamily, FlopsAndCompulsoryBytes) {
   const SpmvFamily family;
   const Workload w = workload_of(random_csr(200, 150, 10, 10));
   const double nnz = static_cast<double>(w.matrix.nnz());
-  EXPECT_DOUBLE_EQ(family.flops(w), 2 * nnz);
+  EXPECT_DOUBLE_EQ(family.flops(w, {}), 2 * nnz);
   // row_ptr (201 ints), col_idx, values, x (150), y (200).
-  EXPECT_DOUBLE_EQ(family.min_bytes(w, Dtype::F32), 201 * 4 + nnz * 8 + 150 * 4 + 200 * 4);
-  EXPECT_DOUBLE_EQ(family.min_bytes(w, Dtype::F64), 201 * 4 + nnz * 12 + 150 * 8 + 200 * 8);
+  EXPECT_DOUBLE_EQ(family.min_bytes(w, Problem::of(Dtype::F32)), 201 * 4 + nnz * 8 + 150 * 4 + 200 * 4);
+  EXPECT_DOUBLE_EQ(family.min_bytes(w, Problem::of(Dtype::F64)), 201 * 4 + nnz * 12 + 150 * 8 + 200 * 8);
 }
 
 TEST(SpmvFamily, DescribesItself) {
   const SpmvFamily family;
   EXPECT_EQ(family.workload_kind(), WorkloadKind::SparseMatrix);
   EXPECT_NE(family.description().find("merge"), std::string::npos);
-  EXPECT_EQ(family.space().describe()["configurations"], family.space().enumerate().size());
+  EXPECT_EQ(family.space({}).describe()["configurations"], family.space({}).enumerate().size());
+}
+
+TEST(SpmvFamily, VerifiesYWithEachRowsLengthAsItsTolerance) {
+  const SpmvFamily family;
+  const Workload w = workload_of(random_csr(300, 200, 40, 3));
+  const LaunchPlan plan = family.prepare(w, Problem::of(Dtype::F32), family.space({}).first_valid());
+  ASSERT_EQ(plan.family, "spmv");
+  ASSERT_EQ(plan.outputs.size(), 1u);
+  const std::vector<double> expected = family.reference(w, {}).at("y");
+  std::vector<float> y(expected.begin(), expected.end());
+  const std::string_view got(reinterpret_cast<const char*>(y.data()), y.size() * sizeof(float));
+  CheckData data;
+  for (const auto& [name, bytes] : plan.check_data) data[name] = bytes.view();
+  EXPECT_TRUE(family.verify(plan.problem, plan.outputs[0], got, expected, data).ok);
+  y[17] += 1.0f;
+  const Verdict wrong = family.verify(plan.problem, plan.outputs[0], got, expected, data);
+  EXPECT_FALSE(wrong.ok);
+  EXPECT_NE(wrong.message.find("element 17"), std::string::npos) << wrong.message;
+  EXPECT_NE(family.verify(plan.problem, plan.outputs[0], got, expected, {}).message.find("row lengths"),
+            std::string::npos);
+}
+
+TEST(SpmvFamily, VendorCallsNameTheCsrPlansBuffers) {
+  const SpmvFamily family;
+  const Workload w = workload_of(random_csr(120, 90, 10, 4));
+  const std::vector<VendorCall> calls = family.vendor_calls(w, Problem::of(Dtype::F64));
+  ASSERT_EQ(calls.size(), 2u);
+  const LaunchPlan plan = family.vendor_plan(w, Problem::of(Dtype::F64));
+  for (const VendorCall& call : calls) {
+    EXPECT_EQ(call.name, "cusparse_spmv");
+    EXPECT_EQ(call.args["nnz"], w.matrix.nnz());
+    for (const char* role : {"row_ptr", "col_idx", "values", "x", "y"})
+      EXPECT_NE(plan.buffer(call.args[role].get<std::string>()), nullptr) << role;
+  }
+  EXPECT_NE(calls[0].label, calls[1].label);
+}
+
+TEST(SpmvFamily, TakesNoProblemParametersAndF32OrF64) {
+  const SpmvFamily family;
+  EXPECT_EQ(make_problem(family, nullptr, Precision::uniform(Dtype::F64)).key(), "{}");
+  EXPECT_THROW(make_problem(family, {{"k", 3}}, Precision::uniform(Dtype::F32)), InputError);
+  EXPECT_THROW(make_problem(family, nullptr, Precision::uniform(Dtype::BF16)), InputError);
+  EXPECT_THROW(make_problem(family, nullptr, {Dtype::F32, Dtype::F64, Dtype::F32}), InputError);
+}
+
+TEST(SpmvFamily, ItsVersionHashesItsOwnTemplates) {
+  const SpmvFamily family;
+  EXPECT_EQ(family_version(family).size(), 64u);
+  EXPECT_EQ(family_version(family), family_version(*find_family("spmv")));
+  for (std::string_view t : family.templates()) EXPECT_FALSE(t.empty());
 }
 
 }  // namespace
@@ -333,13 +383,12 @@ TEST(SpmvFamily, PrepareNextSharesTheInputsAndKeepsItsOwnLaunches) {
   const SpmvFamily family;
   Workload w;
   w.matrix = generate_stencil_2d(23);
-  const std::vector<Config> configs = family.space().enumerate();
+  const std::vector<Config> configs = family.space({}).enumerate();
   auto first_of = [&](const char* schedule) {
-    return family.prepare(w, spmv_space().from_json({{"schedule", schedule}, {"block", 64}}), Dtype::F32);
+    return family.prepare(w, Problem::of(Dtype::F32), spmv_space().from_json({{"schedule", schedule}, {"block", 64}}));
   };
   const LaunchPlan first_csr = first_of("row"), first_sell = first_of("sell"), first_sell16 = first_of("sell16");
-  const LaunchPlan first_hot = family.prepare(
-      w, spmv_space().from_json({{"schedule", "adaptive_hot"}, {"block", 128}, {"items_per_thread", 1}}), Dtype::F32);
+  const LaunchPlan first_hot = family.prepare(w, Problem::of(Dtype::F32), spmv_space().from_json({{"schedule", "adaptive_hot"}, {"block", 128}, {"items_per_thread", 1}}));
   for (const Config& config : configs) {
     const SpmvSchedule schedule = SpmvConfig::from(config).schedule;
     const bool sell = SpmvConfig::from(config).is_sell();
@@ -347,8 +396,8 @@ TEST(SpmvFamily, PrepareNextSharesTheInputsAndKeepsItsOwnLaunches) {
                               : schedule == SpmvSchedule::Sell16      ? first_sell16
                               : schedule == SpmvSchedule::AdaptiveHot ? first_hot
                                                                       : first_csr;
-    const LaunchPlan fresh = family.prepare(w, config, Dtype::F32);
-    const LaunchPlan next = family.prepare_next(w, config, Dtype::F32, first);
+    const LaunchPlan fresh = family.prepare(w, Problem::of(Dtype::F32), config);
+    const LaunchPlan next = family.prepare_next(w, Problem::of(Dtype::F32), config, first);
     ASSERT_EQ(next.buffers.size(), fresh.buffers.size());
     for (size_t i = 0; i < fresh.buffers.size(); ++i) {
       const DeviceBuffer& a = fresh.buffers[i];
@@ -367,7 +416,7 @@ TEST(SpmvFamily, PrepareNextSharesTheInputsAndKeepsItsOwnLaunches) {
       EXPECT_EQ(next.steps[i].grid.x, fresh.steps[i].grid.x);
     }
     // After a plan of the other format the inputs are built afresh, and are the same.
-    const LaunchPlan crossed = family.prepare_next(w, config, Dtype::F32, sell ? first_csr : first_sell);
+    const LaunchPlan crossed = family.prepare_next(w, Problem::of(Dtype::F32), config, sell ? first_csr : first_sell);
     ASSERT_EQ(crossed.buffers.size(), fresh.buffers.size());
     for (size_t i = 0; i < fresh.buffers.size(); ++i)
       EXPECT_EQ(crossed.buffers[i].bytes.view(), fresh.buffers[i].bytes.view()) << fresh.buffers[i].name;

@@ -52,10 +52,10 @@ inline const std::vector<SpmvPtx>& spmv_ptx_corpus() {
     ThreadPool pool;
     std::vector<SpmvPtx> out;
     std::vector<std::future<std::string>> ptx;
-    for (const Config& config : family.space().enumerate()) {
+    for (const Config& config : family.space({}).enumerate()) {
       for (Dtype dtype : {Dtype::F32, Dtype::F64}) {
-        KernelSource s = family.source(config, dtype);
-        SpmvPtx item{config, dtype, family.space().canonical(config) + " " + to_string(dtype),
+        KernelSource s = family.source(Problem::of(dtype), config);
+        SpmvPtx item{config, dtype, family.space({}).canonical(config) + " " + to_string(dtype),
                      s.entries.at(0), {}};
         CompileRequest request{std::move(s.code), std::move(s.entries), std::move(s.options),
                                "compute_90"};

@@ -44,8 +44,8 @@ TEST(BlockWeights, SpmvEstimatesDescribeTheirLaunchedGrid) {
                           "block=512;items_per_thread=2;lanes=1;schedule=adaptive"}) {
     SCOPED_TRACE(key);
     const Config config = testing_support::spmv_config(key);
-    const WorkEstimate e = family.estimate(w, config, Dtype::F32);
-    const std::vector<LaunchStep> steps = family.launches(w, config);
+    const WorkEstimate e = family.estimate(w, Problem::of(Dtype::F32), config);
+    const std::vector<LaunchStep> steps = family.launches(w, {}, config);
     const std::vector<double> weights = block_weights_for(e, steps.back());  // the matrix kernel
     ASSERT_EQ(static_cast<int64_t>(weights.size()), e.blocks);
     double total = 0, warps = 0;

@@ -32,9 +32,8 @@ CandidatePrediction emulate(const Workload& w, const std::string& key, Dtype dty
                             const CandidateEmulationOptions& options = {}) {
   const SpmvFamily family;
   const Config config = spmv_config(key);
-  const LaunchPlan plan = family.prepare(w, config, dtype);
-  return emulate_candidate(family, w, config, dtype, plan, *compile_spmv(config, dtype), spec_for_arch("sm_90"),
-                           options);
+  const LaunchPlan plan = family.prepare(w, Problem::of(dtype), config);
+  return emulate_candidate(family, w, Problem::of(dtype), config, plan, *compile_spmv(config, dtype), spec_for_arch("sm_90"), options);
 }
 
 // Short rows (0..4) and, in the middle, one row of `long_length` nonzeros.
@@ -151,14 +150,14 @@ TEST(CandidateEmulation, BadCandidatesAreInputErrors) {
   const SpmvFamily family;
   const Workload w = workload_of(random_csr(500, 500, 8, 2));
   const Config config = spmv_config(kRow);
-  const LaunchPlan plan = family.prepare(w, config, Dtype::F32);
+  const LaunchPlan plan = family.prepare(w, Problem::of(Dtype::F32), config);
   const CompiledKernel good = *compile_spmv(config, Dtype::F32);
   const GpuSpec gpu = spec_for_arch("sm_90");
   auto emulate_with = [&](const CompiledKernel& k, const LaunchPlan& p) {
     PtxModuleCache cache;
     CandidateEmulationOptions options;
     options.ptx_cache = &cache;
-    emulate_candidate(family, w, config, Dtype::F32, p, k, gpu, options);
+    emulate_candidate(family, w, Problem::of(Dtype::F32), config, p, k, gpu, options);
   };
 
   CompiledKernel failed = good;

@@ -1,4 +1,4 @@
-#include "model/saake/csr_block_weights.h"
+#include "kernels/spmv/spmv_block_weights.h"
 #include "model/saake/block_weights.h"
 
 #include <gtest/gtest.h>
@@ -44,9 +44,9 @@ TEST(CsrBlockWeights, BlocksWeighTheWorkTheyCover) {
                           "block=64;items_per_thread=8;lanes=1;schedule=merge",
                           "block=128;items_per_thread=2;lanes=1;schedule=adaptive"}) {
     SCOPED_TRACE(key);
-    const LaunchPlan plan = family.prepare(w, testing_support::spmv_config(key), Dtype::F32);
+    const LaunchPlan plan = family.prepare(w, Problem::of(Dtype::F32), testing_support::spmv_config(key));
     const LaunchStep& step = plan.steps.back();  // the matrix kernel, after any zeroing of rows
-    const std::optional<std::vector<double>> weights = csr_block_weights(plan, step);
+    const std::optional<std::vector<double>> weights = spmv_block_weights(plan, step);
     ASSERT_TRUE(weights.has_value());
     ASSERT_EQ(static_cast<int64_t>(weights->size()), int64_t{step.grid.x});
     double total = 0;
@@ -64,7 +64,7 @@ TEST(CsrBlockWeights, BlocksWeighTheWorkTheyCover) {
       // The family's O(nnz) estimate counts the same slowest-lane iterations, without the
       // one step per warp's rows added here.
       const std::vector<double> estimated =
-          block_weights_for(family.estimate(w, testing_support::spmv_config(key), Dtype::F32), step);
+          block_weights_for(family.estimate(w, Problem::of(Dtype::F32), testing_support::spmv_config(key)), step);
       const double warps = (step.block.x + 31) / 32;
       for (size_t b = 0; b < weights->size(); ++b) EXPECT_NEAR((*weights)[b], estimated[b], warps) << b;
     }
@@ -94,13 +94,13 @@ TEST(CsrBlockWeights, SellBlocksWeighTheirSlicesWidths) {
   for (const char* key : {"block=64;items_per_thread=1;lanes=1;schedule=sell",
                           "block=512;items_per_thread=1;lanes=1;schedule=sell"}) {
     SCOPED_TRACE(key);
-    const LaunchPlan plan = family.prepare(w, testing_support::spmv_config(key), Dtype::F64);
+    const LaunchPlan plan = family.prepare(w, Problem::of(Dtype::F64), testing_support::spmv_config(key));
     const LaunchStep& step = plan.steps.at(0);
-    const std::optional<std::vector<double>> weights = csr_block_weights(plan, step);
+    const std::optional<std::vector<double>> weights = spmv_block_weights(plan, step);
     ASSERT_TRUE(weights.has_value());
     ASSERT_EQ(static_cast<int64_t>(weights->size()), int64_t{step.grid.x});
     const std::vector<double> estimated =
-        block_weights_for(family.estimate(w, testing_support::spmv_config(key), Dtype::F64), step);
+        block_weights_for(family.estimate(w, Problem::of(Dtype::F64), testing_support::spmv_config(key)), step);
     const double warps = (step.block.x + 31) / 32;
     for (size_t b = 0; b < weights->size(); ++b) {
       EXPECT_NEAR((*weights)[b], estimated[b], warps) << b;
@@ -125,9 +125,9 @@ TEST(CsrBlockWeights, AdaptiveSpansFollowEachTilesLongestRow) {
   const SpmvFamily family;
   Workload w;
   w.matrix = a;
-  const LaunchPlan plan = family.prepare(w, testing_support::spmv_config("block=128;items_per_thread=2;lanes=1;schedule=adaptive"), Dtype::F32);
+  const LaunchPlan plan = family.prepare(w, Problem::of(Dtype::F32), testing_support::spmv_config("block=128;items_per_thread=2;lanes=1;schedule=adaptive"));
   const LaunchStep& step = plan.steps.back();
-  const std::optional<std::vector<double>> spans = csr_block_spans(plan, step);
+  const std::optional<std::vector<double>> spans = spmv_block_spans(plan, step);
   ASSERT_TRUE(spans.has_value());
   const AdaptivePartition partition = adaptive_partition(a, 256);
   ASSERT_EQ(static_cast<int64_t>(spans->size()), partition.blocks());
@@ -147,8 +147,8 @@ TEST(CsrBlockWeights, AdaptiveSpansFollowEachTilesLongestRow) {
   }
   EXPECT_GT(slices, 1);
   // Launches that are not row blocks have no spans: their weight is their longest thread.
-  const LaunchPlan subwarp = family.prepare(w, testing_support::spmv_config("block=128;items_per_thread=1;lanes=4;schedule=subwarp"), Dtype::F32);
-  EXPECT_FALSE(csr_block_spans(subwarp, subwarp.steps.back()).has_value());
+  const LaunchPlan subwarp = family.prepare(w, Problem::of(Dtype::F32), testing_support::spmv_config("block=128;items_per_thread=1;lanes=4;schedule=subwarp"));
+  EXPECT_FALSE(spmv_block_spans(subwarp, subwarp.steps.back()).has_value());
 }
 
 TEST(CsrBlockWeights, AStepWithoutRowPointersIsNotCsr) {
@@ -156,8 +156,8 @@ TEST(CsrBlockWeights, AStepWithoutRowPointersIsNotCsr) {
   LaunchStep step;
   step.grid.x = 4;
   step.args.push_back(KernelArg::of_buffer("values"));
-  EXPECT_FALSE(csr_block_weights(plan, step).has_value());
-  EXPECT_FALSE(csr_block_spans(plan, step).has_value());
+  EXPECT_FALSE(spmv_block_weights(plan, step).has_value());
+  EXPECT_FALSE(spmv_block_spans(plan, step).has_value());
 }
 
 }  // namespace

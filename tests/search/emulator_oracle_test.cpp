@@ -35,14 +35,14 @@ struct OracleFixture : ::testing::Test {
     return u;
   }
   EmulatorOracle::Compile real_compile() {
-    return [this](const Config& c) { return cache.get(tuner().compile_request(family, c, Dtype::F32)); };
+    return [this](const Config& c) { return cache.get(tuner().compile_request(family, Problem::of(Dtype::F32), c)); };
   }
-  Config first_valid() { return family.space().enumerate().front(); }
+  Config first_valid() { return family.space({}).enumerate().front(); }
 };
 
 TEST_F(OracleFixture, ViewsAreTheEmulationsInResourceNames) {
-  FirstModelOracle first(family, w, Dtype::F32, gpu, assumed());
-  EmulatorOracle oracle(family, w, Dtype::F32, gpu, real_compile(), first);
+  FirstModelOracle first(family, w, Problem::of(Dtype::F32), gpu, assumed());
+  EmulatorOracle oracle(family, w, Problem::of(Dtype::F32), gpu, real_compile(), first);
   const Config c = first_valid();
   const std::optional<OracleView> v = oracle.evaluate(c);
   ASSERT_TRUE(v);
@@ -71,8 +71,8 @@ TEST_F(OracleFixture, ViewsAreTheEmulationsInResourceNames) {
 }
 
 TEST_F(OracleFixture, ACandidateTheEmulatorCannotTakeIsAnsweredByTheFirstModel) {
-  FirstModelOracle first(family, w, Dtype::F32, gpu, assumed());
-  FirstModelOracle reference(family, w, Dtype::F32, gpu, assumed());
+  FirstModelOracle first(family, w, Problem::of(Dtype::F32), gpu, assumed());
+  FirstModelOracle reference(family, w, Problem::of(Dtype::F32), gpu, assumed());
   // Compiled "ok" but with PTX the parser cannot read and no ptxas usage.
   auto broken = [](const Config&) {
     auto k = std::make_shared<CompiledKernel>();
@@ -81,18 +81,18 @@ TEST_F(OracleFixture, ACandidateTheEmulatorCannotTakeIsAnsweredByTheFirstModel) 
     return std::shared_ptr<const CompiledKernel>(k);
   };
   std::vector<std::string> logged;
-  EmulatorOracle oracle(family, w, Dtype::F32, gpu, broken, first, [&](const std::string& m) { logged.push_back(m); });
+  EmulatorOracle oracle(family, w, Problem::of(Dtype::F32), gpu, broken, first, [&](const std::string& m) { logged.push_back(m); });
   const Config c = first_valid();
   std::optional<OracleView> v;
   ASSERT_NO_THROW(v = oracle.evaluate(c));
   ASSERT_TRUE(v);
   EXPECT_EQ(oracle.emulation(c), nullptr);
   EXPECT_DOUBLE_EQ(v->time_us, reference.evaluate(c)->time_us);
-  EXPECT_EQ(oracle.fallbacks().count(family.space().canonical(c)), 1u);
+  EXPECT_EQ(oracle.fallbacks().count(family.space({}).canonical(c)), 1u);
   EXPECT_EQ(logged.size(), 1u);
   EXPECT_EQ(oracle.lower_occupancies(c), reference.lower_occupancies(c));
   // A whole walk over broken candidates still ends, on the first model's answers.
-  EXPECT_NO_THROW(saake_search(oracle, family.canonical_moves()));
+  EXPECT_NO_THROW(saake_search(oracle, family.canonical_moves({})));
 }
 
 TEST_F(OracleFixture, TheWalkOnTheEmulatorEndsOnAValidConfiguration) {
@@ -100,7 +100,7 @@ TEST_F(OracleFixture, TheWalkOnTheEmulatorEndsOnAValidConfiguration) {
   r.family = &family;
   const std::optional<Config> walked = tuner().model_walk(w, r);
   ASSERT_TRUE(walked);
-  EXPECT_TRUE(family.space().valid(*walked)) << family.space().violation(*walked);
+  EXPECT_TRUE(family.space({}).valid(*walked)) << family.space({}).violation(*walked);
 }
 
 }  // namespace

@@ -21,34 +21,34 @@ class LaunchCheck : public ::testing::Test {
   SpmvFamily family;
   Workload w;
   GpuSpec gpu = spec_for_arch("sm_90");
-  Config row1024 = family.space().from_json({{"schedule", "row"}, {"block", 1024}});
+  Config row1024 = family.space({}).from_json({{"schedule", "row"}, {"block", 1024}});
   void SetUp() override { w.matrix = generate_stencil_2d(8); }
 };
 
 TEST_F(LaunchCheck, AKernelThatFitsMayLaunch) {
-  EXPECT_EQ(launch_violation(family, w, row1024, compiled("spmv_row", 32, 0), gpu), "");
+  EXPECT_EQ(launch_violation(family, w, {}, row1024, compiled("spmv_row", 32, 0), gpu), "");
 }
 
 TEST_F(LaunchCheck, TooManyRegistersForTheBlockIsRefusedNamingTheEntry) {
   // 96 registers x 1024 threads > the 65536 registers of an SM.
-  const std::string why = launch_violation(family, w, row1024, compiled("spmv_row", 96, 0), gpu);
+  const std::string why = launch_violation(family, w, {}, row1024, compiled("spmv_row", 96, 0), gpu);
   EXPECT_NE(why.find("spmv_row"), std::string::npos) << why;
   EXPECT_NE(why.find("registers"), std::string::npos) << why;
 }
 
 TEST_F(LaunchCheck, TooMuchSharedMemoryIsRefused) {
-  const std::string why = launch_violation(family, w, row1024, compiled("spmv_row", 16, gpu.max_shared_per_block + 1), gpu);
+  const std::string why = launch_violation(family, w, {}, row1024, compiled("spmv_row", 16, gpu.max_shared_per_block + 1), gpu);
   EXPECT_NE(why.find("shared memory"), std::string::npos) << why;
 }
 
 // A format the workload refuses is refused before launch, with the family's reason; the same
 // configuration on a matrix that takes it may launch.
 TEST_F(LaunchCheck, AFormatTheWorkloadRefusesIsRefusedBeforeLaunch) {
-  const Config sell = family.space().from_json({{"schedule", "sell"}, {"block", 256}});
-  EXPECT_EQ(launch_violation(family, w, sell, compiled("spmv_sell", 32, 0), gpu), "");
+  const Config sell = family.space({}).from_json({{"schedule", "sell"}, {"block", 256}});
+  EXPECT_EQ(launch_violation(family, w, {}, sell, compiled("spmv_sell", 32, 0), gpu), "");
   Workload skewed;
   skewed.matrix = generate_rmat(10, 16, 1);
-  const std::string why = launch_violation(family, skewed, sell, compiled("spmv_sell", 32, 0), gpu);
+  const std::string why = launch_violation(family, skewed, {}, sell, compiled("spmv_sell", 32, 0), gpu);
   EXPECT_NE(why.find("schedule sell refused"), std::string::npos) << why;
 }
 

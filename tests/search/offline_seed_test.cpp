@@ -13,7 +13,7 @@ namespace {
 
 TEST(OfflineSeed, EmulatorCasesAreSeededByTheWalkTheOthersFallBack) {
   const KernelFamily& family = *find_family("spmv");
-  const ParameterSpace space = family.space();
+  const ParameterSpace space = family.space({});
   const std::string data = std::string(KTUNE_SOURCE_DIR) + "/bench/data/";
   std::vector<GroundTruthCase> cases = load_ground_truth(data + "spmv_ground_truth_h200.json", space);
   const std::vector<GroundTruthCase> first_model = cases;
@@ -42,7 +42,7 @@ TEST(OfflineSeed, EmulatorCasesAreSeededByTheWalkTheOthersFallBack) {
     // The walk keeps the best prediction it saw, never worse than where it started.
     TableOracle oracle(space, table->second);
     double start_best = std::numeric_limits<double>::infinity();
-    for (const Config& s : family.canonical_moves().starts)
+    for (const Config& s : family.canonical_moves({}).starts)
       if (const auto v = oracle.evaluate(s)) start_best = std::min(start_best, v->time_us);  // none: refused there
     EXPECT_LE(table->second.rows.at(seed.key).time_us, start_best) << truth.label();
   }

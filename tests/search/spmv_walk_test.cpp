@@ -21,7 +21,7 @@ const CanonicalDirection& direction(const CanonicalMoves& moves, const std::stri
 Config row(int64_t block) { return {{"schedule", 0}, {"block", block}, {"lanes", 1}, {"items_per_thread", 1}}; }
 
 TEST(SpmvDirections, ReshapeAndCoarsenAreInversesAcrossRowAndSubwarp) {
-  const CanonicalMoves moves = find_family("spmv")->canonical_moves();
+  const CanonicalMoves moves = find_family("spmv")->canonical_moves({});
   const std::optional<Config> sub = direction(moves, "lanes").step(row(256));
   ASSERT_TRUE(sub);
   EXPECT_EQ(SpmvConfig::from(*sub).schedule, SpmvSchedule::Subwarp);
@@ -35,7 +35,7 @@ TEST(SpmvDirections, ReshapeAndCoarsenAreInversesAcrossRowAndSubwarp) {
 
 // A sell lane walks its whole row in the SELL-32 form: no lanes to add or take away, only blocks.
 TEST(SpmvDirections, SellMovesOnlyAlongTheBlock) {
-  const CanonicalMoves moves = find_family("spmv")->canonical_moves();
+  const CanonicalMoves moves = find_family("spmv")->canonical_moves({});
   const Config sell = spmv_space().from_json({{"schedule", "sell"}, {"block", 128}});
   EXPECT_FALSE(direction(moves, "lanes").step(sell)) << "a subwarp would leave the SELL-32 form";
   EXPECT_FALSE(direction(moves, "threads").step(sell));
@@ -47,14 +47,14 @@ TEST(SpmvDirections, SellMovesOnlyAlongTheBlock) {
 
 TEST(SpmvDirections, EveryScheduleHasACanonicalStart) {
   std::set<SpmvSchedule> schedules;
-  for (const Config& c : find_family("spmv")->canonical_moves().starts) schedules.insert(SpmvConfig::from(c).schedule);
+  for (const Config& c : find_family("spmv")->canonical_moves({}).starts) schedules.insert(SpmvConfig::from(c).schedule);
   EXPECT_EQ(schedules, (std::set<SpmvSchedule>{SpmvSchedule::Row, SpmvSchedule::Subwarp, SpmvSchedule::Merge,
                                                SpmvSchedule::Adaptive, SpmvSchedule::Sell, SpmvSchedule::Sell16,
                                                SpmvSchedule::AdaptiveHot}));
 }
 
 TEST(SpmvDirections, EveryStepFromEveryStartStaysInTheSpace) {
-  const CanonicalMoves moves = find_family("spmv")->canonical_moves();
+  const CanonicalMoves moves = find_family("spmv")->canonical_moves({});
   const ParameterSpace space = spmv_space();
   ASSERT_FALSE(moves.starts.empty());
   for (Config c : moves.starts) {
@@ -71,8 +71,8 @@ TEST(SaakeOnFirstModel, WalksToAValidConfigurationNoSlowerThanItsStart) {
   const KernelFamily& spmv = *find_family("spmv");
   ResourceUsage usage;
   usage.registers = 32;
-  FirstModelOracle oracle(spmv, w, Dtype::F32, spec_for_arch("sm_90"), usage);
-  const CanonicalMoves moves = spmv.canonical_moves();
+  FirstModelOracle oracle(spmv, w, Problem::of(Dtype::F32), spec_for_arch("sm_90"), usage);
+  const CanonicalMoves moves = spmv.canonical_moves({});
   const std::vector<SaakeWalk> walks = saake_search(oracle, moves);
   ASSERT_EQ(walks.size(), moves.starts.size());
   for (const SaakeWalk& walk : walks) {

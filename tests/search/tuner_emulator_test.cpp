@@ -53,7 +53,7 @@ TEST_F(EmuTunerFixture, ModelOnlyRanksCompiledCandidatesWithTheEmulatorAndExplai
   ASSERT_EQ(observer.finished.size(), 4u);
   for (const CandidateOutcome& c : observer.finished) {
     // Each candidate's prediction is its emulation, not the first model's.
-    const auto p = emulate_compiled(*r.family, w, c.config, r.dtype, *c.kernel, gpu, false, nullptr);
+    const auto p = emulate_compiled(*r.family, w, r.problem, c.config, *c.kernel, gpu, false, nullptr);
     ASSERT_TRUE(p) << c.config_key;
     EXPECT_DOUBLE_EQ(c.prediction.time_us, p->microseconds) << c.config_key;
     EXPECT_GE(c.prediction.time_us, outcome.best->prediction.time_us);
@@ -78,7 +78,7 @@ TEST_F(EmuTunerFixture, ModelOnlyRanksCompiledCandidatesWithTheEmulatorAndExplai
 
 TEST_F(EmuTunerFixture, AnExplanationFallsBackToTheFirstModelForAnUnemulatableKernel) {
   CandidateOutcome best;
-  best.config = find_family("spmv")->space().enumerate().front();
+  best.config = find_family("spmv")->space({}).enumerate().front();
   best.config_key = "k";
   best.prediction.time_us = 7;
   best.prediction.bottleneck = "memory";
@@ -87,7 +87,7 @@ TEST_F(EmuTunerFixture, AnExplanationFallsBackToTheFirstModelForAnUnemulatableKe
   k->ptx = "not PTX";
   best.kernel = k;
   int logged = 0;
-  const Explanation x = explain_candidate(*find_family("spmv"), w, Dtype::F32, best, spec_for_arch("sm_90"),
+  const Explanation x = explain_candidate(*find_family("spmv"), w, Problem::of(Dtype::F32), best, spec_for_arch("sm_90"),
                                           [&](const std::string&) { ++logged; });
   EXPECT_EQ(x.model, "first_model");
   EXPECT_DOUBLE_EQ(x.predicted_us, 7);

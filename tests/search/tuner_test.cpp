@@ -57,7 +57,7 @@ TEST_F(TunerFixture, ModelOnlyCompilesTheBudgetAndAnswersTheBestPrediction) {
     EXPECT_FALSE(c.measurement) << "nothing is measured without a GPU";
     EXPECT_GE(c.prediction.time_us, outcome.best->prediction.time_us);
   }
-  EXPECT_EQ(outcome.candidates_considered, static_cast<int>(find_family("spmv")->space().enumerate().size()));
+  EXPECT_EQ(outcome.candidates_considered, static_cast<int>(find_family("spmv")->space({}).enumerate().size()));
 }
 
 TEST_F(TunerFixture, RepeatedTunesGiveTheSameAnswer) {

@@ -57,6 +57,10 @@ TEST_F(ApiTest, HealthKernelsDevices) {
   ASSERT_FALSE(kernels["kernels"].empty());
   EXPECT_EQ(kernels["kernels"][0]["name"], "spmv");
   EXPECT_GT(kernels["kernels"][0]["configurations"].get<int>(), 3);
+  // What each family takes: its problem parameters (none for SpMV), dtypes, templates' version.
+  EXPECT_EQ(kernels["kernels"][0]["problem"], json::object());
+  EXPECT_EQ(kernels["kernels"][0]["dtypes"], (json{"f32", "f64"}));
+  EXPECT_EQ(kernels["kernels"][0]["version"].get<std::string>().size(), 64u);
   const json devices = get("/v1/devices");
   EXPECT_FALSE(devices["this"]["fingerprint"].get<std::string>().empty());
   EXPECT_EQ(devices["known"].size(), 1u);

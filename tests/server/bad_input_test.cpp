@@ -74,6 +74,13 @@ TEST_F(BadInputTest, WrongJson) {
                400, "measurements");
   expect_error(tune(R"({"kernel":"spmv","workload":{"generator":"stencil2d","n":8},"colour":"red"})"), 400, "colour");
   expect_error(daemon_->client().Get("/v1/configs?kernel=spmv"), 400, "signature");
+  // Problems and dtypes are the family's to accept, before anything is loaded.
+  expect_error(tune(R"({"kernel":"spmv","problem":{"k":3},"workload":{"generator":"stencil2d","n":8}})"), 400,
+               "unknown problem parameter 'k'");
+  expect_error(tune(R"({"kernel":"spmv","problem":[1],"workload":{"generator":"stencil2d","n":8}})"), 400, "object");
+  expect_error(tune(R"({"kernel":"spmv","dtype":{"input":"f32","accumulate":"f64"},"workload":{"generator":"stencil2d","n":8}})"),
+               400, "does not compute in dtype f32:f64:f32 (it takes f32, f64)");
+  expect_error(daemon_->client().Get("/v1/configs?kernel=spmv&signature=x&dtype=f32&problem=%7Bk"), 400, "problem");
 }
 
 TEST_F(BadInputTest, PathsOutsideTheDataDirAreRefused) {

@@ -18,7 +18,7 @@ namespace {
 class OfflineEval : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    space_ = new ParameterSpace(find_family("spmv")->space());
+    space_ = new ParameterSpace(find_family("spmv")->space({}));
     cases_ = new std::vector<GroundTruthCase>(
         load_ground_truth(std::string(KTUNE_SOURCE_DIR) + "/bench/data/spmv_ground_truth_h200.json", *space_));
   }

@@ -1,0 +1,21 @@
+#include "gpu/vendor_calls.h"
+
+#include <map>
+#include <stdexcept>
+
+namespace ktune {
+
+std::unique_ptr<VendorInvocation> prepare_vendor_call(const std::string& name, const nlohmann::json& args,
+                                                      VendorEnv& env) {
+  using Factory = std::unique_ptr<VendorInvocation> (*)(const nlohmann::json&, VendorEnv&);
+  static const std::map<std::string, Factory> registry = {{"cusparse_spmv", cusparse_spmv_call}};
+  auto it = registry.find(name);
+  if (it == registry.end()) throw std::runtime_error("the worker has no vendor call '" + name + "'");
+  try {
+    return it->second(args, env);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error("malformed arguments of vendor call " + name + ": " + e.what());
+  }
+}
+
+}  // namespace ktune

@@ -1,0 +1,44 @@
+#pragma once
+// The vendor library calls the measurement worker can time (cuSPARSE now, cuBLAS next), by
+// name. A family's VendorCall (kernels/vendor_call.h) names one and gives it the plan's
+// buffers by role and the problem's sizes, so that no call here names a family's buffers.
+#include <cuda.h>
+#include <cusparse.h>
+
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "gpu/cuda_driver.h"
+#include "gpu/cusparse_api.h"
+#include "kernels/precision.h"
+
+namespace ktune {
+
+struct VendorEnv {
+  const CudaDriver& cu;
+  CUstream stream;
+  Precision precision;
+  std::function<CUdeviceptr(const std::string& buffer)> address;  // of a plan buffer; throws when absent
+  std::function<cusparseHandle_t()> cusparse;                     // the worker's handle, made on first use
+  const CusparseApi* sparse = nullptr;                            // loaded by cusparse()
+};
+
+// One prepared call: its descriptors and workspace live as long as it does (preprocessing
+// done); run() enqueues the call on the stream, as often as the harness times it.
+class VendorInvocation {
+ public:
+  virtual ~VendorInvocation() = default;
+  virtual void run() = 0;
+};
+
+// Throws std::runtime_error for an unknown call or malformed arguments, CusparseError or
+// CudaError when the library refuses them.
+std::unique_ptr<VendorInvocation> prepare_vendor_call(const std::string& name, const nlohmann::json& args,
+                                                      VendorEnv& env);
+
+// The calls, one file each (gpu/cusparse_*_call.cpp).
+std::unique_ptr<VendorInvocation> cusparse_spmv_call(const nlohmann::json& args, VendorEnv& env);
+
+}  // namespace ktune

@@ -1,0 +1,154 @@
+#include "kernels/launch_plan.h"
+
+#include <algorithm>
+#include <set>
+
+#include "workload/input_error.h"
+
+namespace ktune {
+
+PlanOp PlanOp::run(size_t launch_index) {
+  PlanOp op;
+  op.kind = Kind::Launch;
+  op.launch = launch_index;
+  return op;
+}
+
+PlanOp PlanOp::fill(std::string buffer, uint32_t word) {
+  PlanOp op;
+  op.kind = Kind::Fill;
+  op.buffer = std::move(buffer);
+  op.word = word;
+  return op;
+}
+
+PlanOp PlanOp::copy(std::string from, std::string to) {
+  PlanOp op;
+  op.kind = Kind::Copy;
+  op.from = std::move(from);
+  op.buffer = std::move(to);
+  return op;
+}
+
+PlanOp PlanOp::loop(std::vector<PlanOp> body, std::string until_zero, int max_iterations) {
+  PlanOp op;
+  op.kind = Kind::Loop;
+  op.body = std::move(body);
+  op.until_zero = std::move(until_zero);
+  op.max_iterations = max_iterations;
+  return op;
+}
+
+const DeviceBuffer* LaunchPlan::buffer(const std::string& name) const {
+  for (const DeviceBuffer& b : buffers)
+    if (b.name == name) return &b;
+  return nullptr;
+}
+
+std::vector<PlanOp> LaunchPlan::effective_program() const {
+  if (!program.empty()) return program;
+  std::vector<PlanOp> once;
+  for (size_t i = 0; i < steps.size(); ++i) once.push_back(PlanOp::run(i));
+  return once;
+}
+
+std::optional<LaunchStep> resolve_launch(const LaunchStep& step, int32_t iteration,
+                                         const std::function<int32_t(const std::string&, uint32_t)>& counter) {
+  LaunchStep out = step;
+  for (KernelArg& a : out.args)
+    if (a.iteration) a = KernelArg::of_scalar(iteration);
+  if (step.grid_from) {
+    const int64_t items = counter(step.grid_from->buffer, step.grid_from->index);
+    if (items <= 0) return std::nullopt;
+    const int64_t blocks = (items + step.grid_from->items_per_block - 1) / step.grid_from->items_per_block;
+    out.grid.x = static_cast<uint32_t>(std::min<int64_t>(blocks, step.grid.x));
+    out.grid_from.reset();
+  }
+  return out;
+}
+
+namespace {
+
+void check_ops(const LaunchPlan& plan, const std::vector<PlanOp>& ops, const std::set<std::string>& names) {
+  auto need = [&](const std::string& name, const char* what) {
+    if (!names.count(name)) throw InputError(std::string(what) + " names no buffer '" + name + "' of the plan");
+  };
+  for (const PlanOp& op : ops) {
+    switch (op.kind) {
+      case PlanOp::Kind::Launch:
+        if (op.launch >= plan.steps.size())
+          throw InputError("the program runs launch " + std::to_string(op.launch) + " of " +
+                           std::to_string(plan.steps.size()));
+        break;
+      case PlanOp::Kind::Fill:
+        need(op.buffer, "a fill");
+        break;
+      case PlanOp::Kind::Copy:
+        need(op.buffer, "a copy");
+        need(op.from, "a copy");
+        if (plan.buffer(op.buffer)->size != plan.buffer(op.from)->size)
+          throw InputError("a copy from '" + op.from + "' to '" + op.buffer + "' joins buffers of different sizes");
+        break;
+      case PlanOp::Kind::Loop:
+        need(op.until_zero, "a loop");
+        if (op.max_iterations < 1) throw InputError("a loop needs a bound of at least one iteration");
+        check_ops(plan, op.body, names);
+        break;
+    }
+  }
+}
+
+}  // namespace
+
+void check_plan(const LaunchPlan& plan) {
+  std::set<std::string> names;
+  for (const DeviceBuffer& b : plan.buffers) names.insert(b.name);
+  for (const LaunchStep& s : plan.steps) {
+    for (const KernelArg& a : s.args)
+      if (!a.buffer.empty() && !names.count(a.buffer))
+        throw InputError("launch of " + s.entry + " names no buffer '" + a.buffer + "' of the plan");
+    if (s.grid_from && !names.count(s.grid_from->buffer))
+      throw InputError("launch of " + s.entry + " sizes its grid from no buffer '" + s.grid_from->buffer + "'");
+  }
+  for (const PlanOutput& o : plan.outputs)
+    if (!names.count(o.buffer)) throw InputError("the plan's output names no buffer '" + o.buffer + "'");
+  check_ops(plan, plan.program, names);
+}
+
+nlohmann::json program_to_json(const std::vector<PlanOp>& program) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const PlanOp& op : program) {
+    switch (op.kind) {
+      case PlanOp::Kind::Launch: out.push_back({{"op", "launch"}, {"launch", op.launch}}); break;
+      case PlanOp::Kind::Fill: out.push_back({{"op", "fill"}, {"buffer", op.buffer}, {"word", op.word}}); break;
+      case PlanOp::Kind::Copy: out.push_back({{"op", "copy"}, {"from", op.from}, {"to", op.buffer}}); break;
+      case PlanOp::Kind::Loop:
+        out.push_back({{"op", "loop"}, {"body", program_to_json(op.body)}, {"until_zero", op.until_zero},
+                       {"max_iterations", op.max_iterations}});
+        break;
+    }
+  }
+  return out;
+}
+
+std::vector<PlanOp> program_from_json(const nlohmann::json& j) {
+  std::vector<PlanOp> program;
+  for (const nlohmann::json& o : j) {
+    const std::string kind = o.at("op").get<std::string>();
+    if (kind == "launch") {
+      program.push_back(PlanOp::run(o.at("launch").get<size_t>()));
+    } else if (kind == "fill") {
+      program.push_back(PlanOp::fill(o.at("buffer").get<std::string>(), o.at("word").get<uint32_t>()));
+    } else if (kind == "copy") {
+      program.push_back(PlanOp::copy(o.at("from").get<std::string>(), o.at("to").get<std::string>()));
+    } else if (kind == "loop") {
+      program.push_back(PlanOp::loop(program_from_json(o.at("body")), o.at("until_zero").get<std::string>(),
+                                     o.at("max_iterations").get<int>()));
+    } else {
+      throw nlohmann::json::other_error::create(501, "unknown plan operation '" + kind + "'", &o);
+    }
+  }
+  return program;
+}
+
+}  // namespace ktune

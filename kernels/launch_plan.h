@@ -1,0 +1,121 @@
+#pragma once
+// What runs on the device for one configuration on one workload: the buffers (inputs with
+// their bytes, scratch and outputs by size), the launches, and, for iterative algorithms, a
+// program of launches, fills, copies and loops over them. The measurement worker times the
+// whole plan as one measurement; the emulator follows it on the workload's data.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "kernels/host_bytes.h"
+#include "kernels/problem.h"
+
+namespace ktune {
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+};
+
+// A kernel argument: a named device buffer, a scalar passed by value, or the number of the
+// loop iteration the launch runs in (0 outside loops; an int32), for ping-pong buffers.
+struct KernelArg {
+  std::string buffer;  // empty for scalars
+  std::variant<int32_t, int64_t, float, double> scalar{int32_t{0}};
+  bool iteration = false;
+
+  static KernelArg of_buffer(std::string name) { return {std::move(name), int32_t{0}, false}; }
+  template <typename T>
+  static KernelArg of_scalar(T v) { return {"", v, false}; }
+  static KernelArg loop_iteration() { return {"", int32_t{0}, true}; }
+};
+
+// A grid sized on the device: x = ceil(counter / items_per_block), where the counter is the
+// int32 at element `index` of `buffer` when the launch runs (a frontier's length). A launch
+// whose counter is 0 does not run.
+struct GridFromCounter {
+  std::string buffer;
+  uint32_t index = 0;
+  uint32_t items_per_block = 1;
+};
+
+struct LaunchStep {
+  std::string entry;
+  Dim3 grid, block;  // grid.x is the most blocks when grid_from is set (buffers are sized for it)
+  uint32_t shared_bytes = 0;
+  std::vector<KernelArg> args;
+  std::optional<GridFromCounter> grid_from;
+};
+
+// One operation of a plan's program: run steps[launch], fill a buffer with a 32-bit word,
+// copy one buffer over another of the same size, or loop over a body until the int32 at
+// element 0 of `until_zero` is 0 after an iteration (at most max_iterations times).
+struct PlanOp {
+  enum class Kind { Launch, Fill, Copy, Loop };
+  Kind kind = Kind::Launch;
+  size_t launch = 0;           // Launch
+  std::string buffer;          // Fill: the buffer; Copy: the destination
+  uint32_t word = 0;           // Fill
+  std::string from;            // Copy
+  std::vector<PlanOp> body;    // Loop
+  std::string until_zero;      // Loop
+  int max_iterations = 0;      // Loop
+
+  static PlanOp run(size_t launch_index);
+  static PlanOp fill(std::string buffer, uint32_t word);
+  static PlanOp copy(std::string from, std::string to);
+  static PlanOp loop(std::vector<PlanOp> body, std::string until_zero, int max_iterations);
+};
+
+// A buffer the device needs: inputs carry bytes to upload; scratch and output carry a size.
+struct DeviceBuffer {
+  std::string name;
+  HostBytes bytes;  // empty for scratch/output
+  size_t size = 0;  // bytes on the device
+};
+
+// A buffer the plan's answer is read from after it runs.
+struct PlanOutput {
+  std::string buffer;
+  size_t elements = 0;
+  Dtype dtype = Dtype::F32;
+};
+
+struct LaunchPlan {
+  std::string family;  // whose verifier checks the outputs (empty: the default tolerance)
+  Problem problem;
+  std::vector<DeviceBuffer> buffers;
+  std::vector<PlanOutput> outputs;
+  std::vector<LaunchStep> steps;
+  // Empty: the steps run once in order. Otherwise the order they run in, with control flow.
+  std::vector<PlanOp> program;
+  // Host data the family's verifier reads besides the reference (SpMV: row lengths).
+  std::map<std::string, HostBytes> check_data;
+  double prepare_seconds = 0;  // host preprocessing cost of the format
+
+  const DeviceBuffer* buffer(const std::string& name) const;  // nullptr when absent
+  // The program as run: `program`, or every step once in order.
+  std::vector<PlanOp> effective_program() const;
+};
+
+// The reference answer, one array of doubles per output buffer, by name.
+using Reference = std::map<std::string, std::vector<double>>;
+
+// `step` as it runs in loop iteration `iteration`: its iteration arguments filled in and its
+// grid sized from its counter, read with `counter(buffer, index)`; nothing when the counter
+// is 0 (the launch is skipped). Shared by the worker, the interpreter and the emulator.
+std::optional<LaunchStep> resolve_launch(const LaunchStep& step, int32_t iteration,
+                                         const std::function<int32_t(const std::string&, uint32_t)>& counter);
+
+// Throws InputError when `plan` names a buffer it lacks, a launch it does not have, or a loop
+// without a stopping buffer or bound.
+void check_plan(const LaunchPlan& plan);
+
+nlohmann::json program_to_json(const std::vector<PlanOp>& program);
+std::vector<PlanOp> program_from_json(const nlohmann::json& j);  // throws nlohmann::json::exception
+
+}  // namespace ktune
