@@ -47,7 +47,7 @@ using Clock = std::chrono::steady_clock;
 
 struct Options {
   std::string truth = "bench/data/spmv_ground_truth_h200.json";
-  std::string matrices = "../shared/data/matrices";
+  std::string matrices = "data/matrices";
   std::string only, json_out, md_out, calibration, predictions_out;
   bool small = false;
   bool explain = false;

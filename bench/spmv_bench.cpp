@@ -113,7 +113,7 @@ void write_results(const Options& o, const DeviceInfo& device, double copy_gbs, 
          return m;
        }()}};
   const json meta = {{"device", device.to_json()}, {"commit", o.commit}, {"copy_gbs", copy_gbs},
-                     {"command", "spmv_bench" + std::string(o.matrices.empty() ? "" : " --matrices <shared/data/matrices>") +
+                     {"command", "spmv_bench" + std::string(o.matrices.empty() ? "" : " --matrices data/matrices") +
                                      (o.large ? " --large" : "") + (o.fresh ? " --fresh" : "") +
                                      (o.schedule.empty() ? "" : " --schedule " + o.schedule) +
                                      (o.config.empty() ? "" : " --config '" + o.config + "'")}};

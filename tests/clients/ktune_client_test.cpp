@@ -56,7 +56,7 @@ TEST(KtuneClient, UploadSendsThePlainFileBytesUnchanged) {
 
 TEST(KtuneClient, UploadSendsAGzipFileAsIs) {
   const std::filesystem::path matrix =
-      std::filesystem::path(KTUNE_SOURCE_DIR) / ".." / "shared" / "data" / "matrices" / "hammond.mtx.gz";
+      std::filesystem::path(KTUNE_SOURCE_DIR) / "data" / "matrices" / "hammond.mtx.gz";
   ASSERT_TRUE(std::filesystem::exists(matrix)) << matrix;
   const std::string bytes = read_bytes(matrix);
   ASSERT_GE(bytes.size(), 2u);

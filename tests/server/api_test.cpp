@@ -67,7 +67,7 @@ TEST_F(ApiTest, HealthKernelsDevices) {
 }
 
 TEST_F(ApiTest, UploadIsIdempotentAndGzipAware) {
-  const std::string gz = shared_matrix("gemat12.mtx.gz");
+  const std::string gz = project_matrix("gemat12.mtx.gz");
   const json first = upload(gz, 201);
   EXPECT_EQ(first["rows"], 4929);
   EXPECT_EQ(first["nnz"], 33111);
@@ -77,7 +77,7 @@ TEST_F(ApiTest, UploadIsIdempotentAndGzipAware) {
 }
 
 TEST_F(ApiTest, TuneThenExactLookupThenStoredAnswer) {
-  const json up = upload(shared_matrix("hammond.mtx.gz"), 201);
+  const json up = upload(project_matrix("hammond.mtx.gz"), 201);
   const json answer = post("/v1/tune", tune_request(up["id"]), 200);
   EXPECT_EQ(answer["source"], "model");
   EXPECT_EQ(answer["match"], "exact") << "tuned for this very workload, though only predicted";
@@ -124,10 +124,10 @@ TEST_F(ApiTest, TuneThenExactLookupThenStoredAnswer) {
 }
 
 TEST_F(ApiTest, PerturbedMatrixFindsItsNearestNeighbour) {
-  const json up = upload(shared_matrix("wathenSmall.mtx.gz"), 201);
+  const json up = upload(project_matrix("wathenSmall.mtx.gz"), 201);
   post("/v1/tune", tune_request(up["id"]), 200);
 
-  CsrF64 m = parse_matrix_market(gunzip_if_compressed(shared_matrix("wathenSmall.mtx.gz"), 1 << 30), ReadLimits{});
+  CsrF64 m = parse_matrix_market(gunzip_if_compressed(project_matrix("wathenSmall.mtx.gz"), 1 << 30), ReadLimits{});
   // Drop the last entry of a few rows: same class of matrix, another exact signature.
   CsrF64 perturbed = m;
   perturbed.col_idx.clear();

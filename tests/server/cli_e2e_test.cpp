@@ -30,7 +30,7 @@ CliResult ktune_cli(const std::string& server, const std::string& args) {
 
 TEST(CliEndToEnd, TuneLookupReportAndExitCodes) {
   KtunedProcess d(fresh_dir("cli"));
-  const std::string matrix = std::string(KTUNE_SOURCE_DIR) + "/../shared/data/matrices/gemat12.mtx.gz";
+  const std::string matrix = std::string(KTUNE_SOURCE_DIR) + "/data/matrices/gemat12.mtx.gz";
 
   const CliResult missing = ktune_cli(d.address(), "lookup " + matrix + " --kernel spmv --dtype f32");
   EXPECT_EQ(missing.exit_code, 7) << missing.output;

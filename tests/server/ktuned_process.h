@@ -117,8 +117,8 @@ inline std::string read_binary(const std::filesystem::path& p) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-inline std::string shared_matrix(const std::string& name) {
-  return read_binary(std::filesystem::path(KTUNE_SOURCE_DIR) / ".." / "shared" / "data" / "matrices" / name);
+inline std::string project_matrix(const std::string& name) {
+  return read_binary(std::filesystem::path(KTUNE_SOURCE_DIR) / "data" / "matrices" / name);
 }
 
 }  // namespace ktune::testing

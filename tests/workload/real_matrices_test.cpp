@@ -16,7 +16,7 @@ struct RealMatrix {
 };
 
 std::string matrix_path(const std::string& file) {
-  return std::string(KTUNE_SOURCE_DIR) + "/../shared/data/matrices/" + file;
+  return std::string(KTUNE_SOURCE_DIR) + "/data/matrices/" + file;
 }
 
 class RealMatrices : public ::testing::TestWithParam<RealMatrix> {};
