@@ -1,6 +1,6 @@
 #pragma once
-// cuSPARSE's generic SpMV API, loaded at run time like the driver (gpu/cuda_driver.h): the
-// vendor baseline every SpMV result is compared with, and never a link-time dependency.
+// cuSPARSE's generic API (SpMV, SpMM, SDDMM), loaded at run time like the driver
+// (gpu/cuda_driver.h): the sparse families' vendor baselines, never a link-time dependency.
 #include <cusparse.h>
 
 #include <stdexcept>
@@ -24,6 +24,14 @@ class CusparseError : public std::runtime_error {
   X(cusparseSpMV_bufferSize, spmv_buffer_size)      \
   X(cusparseSpMV_preprocess, spmv_preprocess)       \
   X(cusparseSpMV, spmv)                             \
+  X(cusparseCreateDnMat, create_dn_mat)             \
+  X(cusparseDestroyDnMat, destroy_dn_mat)           \
+  X(cusparseSpMM_bufferSize, spmm_buffer_size)      \
+  X(cusparseSpMM_preprocess, spmm_preprocess)       \
+  X(cusparseSpMM, spmm)                             \
+  X(cusparseSDDMM_bufferSize, sddmm_buffer_size)    \
+  X(cusparseSDDMM_preprocess, sddmm_preprocess)     \
+  X(cusparseSDDMM, sddmm)                           \
   X(cusparseGetErrorString, get_error_string)
 
 struct CusparseApi {

@@ -26,4 +26,11 @@ DnVector dense_vector(const CusparseApi& sp, CUdeviceptr data, int64_t size, cud
   return DnVector(raw, [&sp](cusparseDnVecDescr_t d) { sp.destroy_dn_vec(d); });
 }
 
+DnMatrix dense_row_major(const CusparseApi& sp, CUdeviceptr data, int64_t rows, int64_t cols, cudaDataType type) {
+  cusparseDnMatDescr_t raw = nullptr;
+  sp.check(sp.create_dn_mat(&raw, rows, cols, cols, reinterpret_cast<void*>(data), type, CUSPARSE_ORDER_ROW),
+           "describing a dense matrix");
+  return DnMatrix(raw, [&sp](cusparseDnMatDescr_t d) { sp.destroy_dn_mat(d); });
+}
+
 }  // namespace ktune

@@ -25,6 +25,8 @@ cudaDataType cuda_value_type(Dtype d);
 SpMatrix csr_descriptor(const CusparseApi& sp, VendorEnv& env, const nlohmann::json& args, int64_t rows, int64_t cols,
                         cudaDataType type);
 DnVector dense_vector(const CusparseApi& sp, CUdeviceptr data, int64_t size, cudaDataType type);
+// A rows x cols dense matrix in row-major order (leading dimension cols).
+DnMatrix dense_row_major(const CusparseApi& sp, CUdeviceptr data, int64_t rows, int64_t cols, cudaDataType type);
 
 // 1 and 0 in the call's value type, at stable addresses.
 class Scalars {
