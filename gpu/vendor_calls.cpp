@@ -5,12 +5,25 @@
 
 namespace ktune {
 
+namespace {
+
+using Factory = std::unique_ptr<VendorInvocation> (*)(const nlohmann::json&, VendorEnv&);
+
+const std::map<std::string, Factory>& registry() {
+  static const std::map<std::string, Factory> calls = {
+      {"cusparse_spmv", cusparse_spmv_call},
+  };
+  return calls;
+}
+
+}  // namespace
+
+bool has_vendor_call(const std::string& name) { return registry().count(name) > 0; }
+
 std::unique_ptr<VendorInvocation> prepare_vendor_call(const std::string& name, const nlohmann::json& args,
                                                       VendorEnv& env) {
-  using Factory = std::unique_ptr<VendorInvocation> (*)(const nlohmann::json&, VendorEnv&);
-  static const std::map<std::string, Factory> registry = {{"cusparse_spmv", cusparse_spmv_call}};
-  auto it = registry.find(name);
-  if (it == registry.end()) throw std::runtime_error("the worker has no vendor call '" + name + "'");
+  auto it = registry().find(name);
+  if (it == registry().end()) throw std::runtime_error("the worker has no vendor call '" + name + "'");
   try {
     return it->second(args, env);
   } catch (const nlohmann::json::exception& e) {

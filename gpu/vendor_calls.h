@@ -33,6 +33,9 @@ class VendorInvocation {
   virtual void run() = 0;
 };
 
+// Whether the worker has a call of this name (a family's vendor_calls must all be known).
+bool has_vendor_call(const std::string& name);
+
 // Throws std::runtime_error for an unknown call or malformed arguments, CusparseError or
 // CudaError when the library refuses them.
 std::unique_ptr<VendorInvocation> prepare_vendor_call(const std::string& name, const nlohmann::json& args,

@@ -1,0 +1,211 @@
+// One suite every registered family goes through, whatever it computes: its problem and
+// precisions, its space, sources that compile for sm_90 without spills, plans that match
+// their launches, a reference the device kernels reproduce (run by the PTX interpreter), a
+// verifier that catches a wrong element, the emulator, and vendor calls the worker knows.
+// A new family is checked by registering it; nothing here names one.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "gpu/compile_cache.h"
+#include "gpu/vendor_calls.h"
+#include "kernels/kernel_family.h"
+#include "model/interp/interpreter.h"
+#include "model/ptx/ptx_parser.h"
+#include "model/saake/candidate_emulation.h"
+#include "tests/kernels/random_csr.h"
+#include "workload/input_error.h"
+
+namespace ktune {
+namespace {
+
+std::vector<std::string> family_names() {
+  std::vector<std::string> names;
+  for (const auto& f : all_families()) names.push_back(f->name());
+  return names;
+}
+
+// Small enough for the interpreter to run whole plans, irregular enough to exercise them:
+// empty rows and rows of every length up to 40.
+Workload small_workload() {
+  Workload w;
+  w.matrix = testing_support::random_csr(70, 60, 40, 11);
+  return w;
+}
+
+std::shared_ptr<const CompiledKernel> compile(const KernelFamily& family, const Problem& problem, const Config& config) {
+  static const NvrtcCompiler compiler;
+  static CompileCache cache(compiler, 256, nullptr);
+  KernelSource s = family.source(problem, config);
+  return cache.get(CompileRequest{std::move(s.code), std::move(s.entries), std::move(s.options), "sm_90"});
+}
+
+std::string bytes_of(const std::vector<double>& values, Dtype dtype) {
+  std::string out(values.size() * dtype_size(dtype), '\0');
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (dtype == Dtype::F32) {
+      const float v = static_cast<float>(values[i]);
+      std::memcpy(out.data() + i * sizeof v, &v, sizeof v);
+    } else {
+      std::memcpy(out.data() + i * sizeof(double), &values[i], sizeof(double));
+    }
+  }
+  return out;
+}
+
+CheckData check_data_of(const LaunchPlan& plan) {
+  CheckData data;
+  for (const auto& [name, bytes] : plan.check_data) data[name] = bytes.view();
+  return data;
+}
+
+class FamilyConformance : public ::testing::TestWithParam<std::string> {
+ protected:
+  const KernelFamily& family() const { return *find_family(GetParam()); }
+  // The family's default problem in each precision it takes.
+  std::vector<Problem> problems() const {
+    std::vector<Problem> out;
+    for (const Precision& p : family().precisions()) out.push_back(make_problem(family(), nullptr, p));
+    return out;
+  }
+  // A few configurations of the space, the same every run.
+  std::vector<Config> configurations(const Problem& problem, size_t count = 4) const {
+    SpaceRng rng(7);
+    std::vector<Config> configs = family().space(problem).sample(rng, count);
+    configs.insert(configs.begin(), family().space(problem).first_valid());
+    return configs;
+  }
+  // The configurations whose plans the family prepares for `w` (a family may refuse one on a
+  // workload it does not suit, with its reason): at least one must be.
+  std::vector<std::pair<Config, LaunchPlan>> plans(const Workload& w, const Problem& problem, size_t count = 4) const {
+    std::vector<std::pair<Config, LaunchPlan>> out;
+    for (const Config& config : configurations(problem, count)) {
+      try {
+        out.emplace_back(config, family().prepare(w, problem, config));
+      } catch (const InputError& refused) {
+        EXPECT_FALSE(std::string(refused.what()).empty());
+      }
+    }
+    EXPECT_FALSE(out.empty()) << "no configuration took the workload";
+    return out;
+  }
+};
+
+TEST_P(FamilyConformance, DescribesItsProblemPrecisionsAndVersion) {
+  const KernelFamily& f = family();
+  EXPECT_EQ(find_family(f.name()), &f);
+  EXPECT_FALSE(f.description().empty());
+  ASSERT_FALSE(f.precisions().empty());
+  EXPECT_NO_THROW(f.problem_schema().validate(nullptr)) << "every parameter needs a default";
+  EXPECT_THROW(make_problem(f, {{"no_such_parameter", 1}}, f.precisions().front()), InputError);
+  EXPECT_FALSE(f.templates().empty());
+  EXPECT_EQ(family_version(f).size(), 64u);
+  for (const Problem& p : problems()) EXPECT_TRUE(f.space(p).valid(f.space(p).first_valid()));
+}
+
+TEST_P(FamilyConformance, SourcesCompileForSm90WithoutSpills) {
+  for (const Problem& problem : problems())
+    for (const Config& config : configurations(problem)) {
+      const std::string what = family().space(problem).canonical(config) + " " + to_string(problem.precision);
+      const std::shared_ptr<const CompiledKernel> k = compile(family(), problem, config);
+      ASSERT_TRUE(k->ok) << what << "\n" << k->log;
+      for (const auto& [entry, usage] : k->usage) {
+        EXPECT_EQ(usage.spill_stores, 0) << what << " " << entry;
+        EXPECT_EQ(usage.spill_loads, 0) << what << " " << entry;
+      }
+    }
+}
+
+TEST_P(FamilyConformance, PlansMatchTheirLaunchesAndReference) {
+  const Workload w = small_workload();
+  for (const Problem& problem : problems()) {
+    const Reference reference = family().reference(w, problem);
+    for (const auto& [config, plan] : plans(w, problem)) {
+      const std::string what = family().space(problem).canonical(config);
+      EXPECT_NO_THROW(check_plan(plan)) << what;
+      EXPECT_EQ(plan.family, family().name()) << what;
+      EXPECT_EQ(plan.problem.key(), problem.key()) << what;
+      const std::vector<LaunchStep> launches = family().launches(w, problem, config);
+      ASSERT_EQ(launches.size(), plan.steps.size()) << what;
+      for (size_t i = 0; i < launches.size(); ++i) {
+        EXPECT_EQ(launches[i].entry, plan.steps[i].entry) << what;
+        EXPECT_EQ(launches[i].grid.x, plan.steps[i].grid.x) << what;
+      }
+      ASSERT_FALSE(plan.outputs.empty()) << what;
+      for (const PlanOutput& o : plan.outputs) {
+        ASSERT_TRUE(reference.count(o.buffer)) << what << " " << o.buffer;
+        EXPECT_EQ(reference.at(o.buffer).size(), o.elements) << what << " " << o.buffer;
+      }
+    }
+  }
+}
+
+TEST_P(FamilyConformance, DeviceKernelsReproduceTheReferenceInTheInterpreter) {
+  const Workload w = small_workload();
+  for (const Problem& problem : problems()) {
+    const Reference reference = family().reference(w, problem);
+    for (const auto& [config, plan] : plans(w, problem)) {
+      const std::string what = family().space(problem).canonical(config) + " " + to_string(problem.precision);
+      const Reference got = interp::compute_outputs(ptx::parse_ptx(compile(family(), problem, config)->ptx), plan);
+      for (const PlanOutput& o : plan.outputs) {
+        const Verdict v = family().verify(problem, o, bytes_of(got.at(o.buffer), o.dtype), reference.at(o.buffer),
+                                          check_data_of(plan));
+        EXPECT_TRUE(v.ok) << what << " " << o.buffer << ": " << v.message;
+      }
+    }
+  }
+}
+
+TEST_P(FamilyConformance, TheVerifierCatchesAWrongElement) {
+  const Workload w = small_workload();
+  const Problem problem = problems().front();
+  const LaunchPlan plan = plans(w, problem).front().second;
+  const Reference reference = family().reference(w, problem);
+  for (const PlanOutput& o : plan.outputs) {
+    std::vector<double> wrong = reference.at(o.buffer);
+    ASSERT_FALSE(wrong.empty());
+    wrong[wrong.size() / 2] = std::nan("");  // as an element the kernel never wrote
+    EXPECT_FALSE(family().verify(problem, o, bytes_of(wrong, o.dtype), reference.at(o.buffer), check_data_of(plan)).ok)
+        << o.buffer;
+    EXPECT_TRUE(family().verify(problem, o, bytes_of(reference.at(o.buffer), o.dtype), reference.at(o.buffer),
+                                check_data_of(plan))
+                    .ok)
+        << o.buffer;
+  }
+}
+
+TEST_P(FamilyConformance, TheEmulatorPredictsEveryConfiguration) {
+  const Workload w = small_workload();
+  const Problem problem = problems().front();
+  for (const auto& [config, plan] : plans(w, problem, 2)) {
+    const CandidatePrediction p = emulate_candidate(family(), w, problem, config, plan, *compile(family(), problem, config),
+                                                    spec_for_arch("sm_90"));
+    EXPECT_GT(p.microseconds, 0) << family().space(problem).canonical(config);
+    EXPECT_GT(family().flops(w, problem), 0);
+    EXPECT_GT(family().min_bytes(w, problem), 0);
+  }
+}
+
+TEST_P(FamilyConformance, VendorCallsAreKnownToTheWorkerAndTheirPlanHoldsTheirBuffers) {
+  const Workload w = small_workload();
+  for (const Problem& problem : problems()) {
+    const std::vector<VendorCall> calls = family().vendor_calls(w, problem);
+    if (calls.empty()) continue;
+    const LaunchPlan plan = family().vendor_plan(w, problem);
+    EXPECT_NO_THROW(check_plan(plan));
+    for (const VendorCall& call : calls) {
+      EXPECT_TRUE(has_vendor_call(call.name)) << call.name;
+      EXPECT_FALSE(call.label.empty());
+      for (const auto& [role, value] : call.args.items())
+        if (value.is_string() && plan.buffer(value.get<std::string>()) == nullptr && role != "alg")
+          ADD_FAILURE() << call.label << " names a buffer '" << value.get<std::string>() << "' its plan lacks";
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryFamily, FamilyConformance, ::testing::ValuesIn(family_names()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+}  // namespace
+}  // namespace ktune
