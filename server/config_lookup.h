@@ -22,6 +22,10 @@ struct AnswerKey {
   bool operator==(const AnswerKey& o) const { return text() == o.text(); }
 };
 
+// How far apart two canonical problems of one family are: the sum over numeric parameters of
+// the distance of their log2 (sizes matter by ratio); infinite when any other parameter differs.
+double problem_distance(const std::string& a, const std::string& b);
+
 struct StoredAnswer {
   AnswerKey key;
   std::string signature;
@@ -36,7 +40,9 @@ class ConfigLookup {
   void remember(StoredAnswer stored);
   // The exact answer, or empty.
   std::shared_ptr<const StoredAnswer> exact(const AnswerKey& key, const std::string& signature) const;
-  // The closest stored answer within max_distance under the same key.
+  // The closest stored answer within max_distance under the same key but for the problem:
+  // the distance adds the workloads' feature distance and the problems' (problem_distance),
+  // so a nearby problem (SpMM with k = 64 for k = 128) may answer.
   struct Neighbour {
     std::shared_ptr<const StoredAnswer> stored;
     double distance = 0;

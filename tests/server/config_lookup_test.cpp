@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 #include "workload/matrix_features.h"
 
 namespace ktune {
@@ -53,6 +56,19 @@ TEST(ConfigLookup, RememberReplacesTheAnswerForAKey) {
   lookup.remember(newer);
   EXPECT_EQ(lookup.size(), 1u);
   EXPECT_EQ(lookup.exact(key(), "a")->answer["config_key"], "newer");
+}
+
+TEST(ConfigLookup, ANearbyProblemMayAnswerByItsDistance) {
+  ConfigLookup lookup(1.0);
+  lookup.remember(stored("k64", {1, 2, 3}, key("f32", R"({"k":64})")));
+  lookup.remember(stored("k8", {1, 2, 3}, key("f32", R"({"k":8})")));
+  const auto hit = lookup.nearest(key("f32", R"({"k":80})"), features({1, 2, 3}));
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->stored->signature, "k64");
+  EXPECT_NEAR(hit->distance, std::log2(81.0) - std::log2(65.0), 1e-12);
+  EXPECT_FALSE(lookup.nearest(key("f32", R"({"k":1024})"), features({1, 2, 3}))) << "4 doublings away";
+  EXPECT_EQ(problem_distance(R"({"layout":"nn"})", R"({"layout":"nt"})"), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(problem_distance(R"({"k":3})", R"({"k":3})"), 0.0);
 }
 
 TEST(ConfigLookup, NearestIsTheClosestWithinTheLimit) {
