@@ -1,5 +1,5 @@
 #pragma once
-// The generated (large) workloads of the SpMV benchmarks, shared by spmv_bench (which
+// The generated (large) workloads of the SpMV benchmarks, shared by family_bench (which
 // measured the ground truth in bench/data) and emulator_accuracy (which predicts it): one
 // list, so that a name always means the same matrix.
 #include <functional>

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Adds the configurations of a partial ground truth (spmv_bench --schedule NAME) to a whole one.
+"""Adds the configurations of a partial ground truth (family_bench --schedule NAME) to a whole one.
 
 usage: bench/merge_ground_truth.py WHOLE.json PART.json [OUT.json]   (OUT defaults to WHOLE)
 

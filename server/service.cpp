@@ -228,6 +228,11 @@ Metrics& Service::metrics() { return parts_->metrics; }
 nlohmann::json Service::upload_matrix(const std::string& body, const std::string& name, bool* created) {
   ServiceParts& p = *parts_;
   if (body.empty()) throw InputError("the request body is empty; send a Matrix Market file (plain or gzip)");
+  // A parse frees hundreds of megabytes at once, refused or not: give them back when it ends
+  // rather than let glibc keep them for the next one.
+  struct TrimOnExit {
+    ~TrimOnExit() { malloc_trim(0); }
+  } trim;
   Signature sig;
   int64_t workload_id = 0, rows = 0, cols = 0, nnz = 0;
   {  // the matrix is freed before the upload is compressed and stored
@@ -247,7 +252,6 @@ nlohmann::json Service::upload_matrix(const std::string& body, const std::string
   for (const std::string& evicted : stored.evicted) log_info("upload store full: evicted " + evicted + ", the least recently used");
   p.metrics.increment("uploads_evicted_total", static_cast<double>(stored.evicted.size()));
   p.metrics.increment("uploads_total");
-  malloc_trim(0);  // the text's entries and the CSR are freed: give the memory back now
   return {{"id", id}, {"signature", sig.exact}, {"features", sig.to_json()}, {"rows", rows}, {"cols", cols}, {"nnz", nnz}};
 }
 
@@ -339,12 +343,17 @@ nlohmann::json Service::lookup(const std::string& kernel, const std::string& sig
       return relabel(n->stored->answer, "nearest", n->distance, n->stored->signature);
   nlohmann::json answer;
   {
+    // Cached by what the default depends on: a device named in the query changes only its
+    // provenance, and keying by it would let a client grow the cache without bound.
+    AnswerKey cache_key = key;
+    cache_key.device.clear();
     std::lock_guard<std::mutex> lock(p.defaults_mutex);
-    nlohmann::json& cached = p.defaults[key.text()];
+    nlohmann::json& cached = p.defaults[cache_key.text()];
     if (cached.is_null())
-      cached = default_answer(family, problem, AnswerContext{p.tuner.get(), key.device, NvrtcCompiler::version(), ""});
+      cached = default_answer(family, problem, AnswerContext{p.tuner.get(), p.device_fingerprint, NvrtcCompiler::version(), ""});
     answer = cached;
   }
+  answer["provenance"]["device_fingerprint"] = key.device;
   answer["signature"] = signature;
   return answer;
 }

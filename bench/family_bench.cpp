@@ -1,15 +1,18 @@
-// SpMV on the GPU against cuSPARSE. For every matrix and dtype: every configuration of the spmv
-// space measured and verified (the ground truth of the emulator and search issues), the best of
-// them against the best cuSPARSE algorithm, and the effective bandwidth by the fixed byte model
-// against a device-to-device copy measured in the same run.
+// A sparse family on the GPU against its vendor library (cuSPARSE), in one run. For every
+// matrix, problem and dtype: every configuration of the family's space measured and verified
+// (the ground truth of the emulator and search tables), the best of them against the fastest
+// vendor call, and the effective bandwidth by the family's byte model (min_bytes) against a
+// device-to-device copy measured in the same run. L2 flushed, medians.
 //
-// usage: spmv_bench [--matrices DIR] [--large] [--fresh] [--dtype f32|f64|both] [--only NAME]
-//                   [--schedule NAME] [--config KEY] [--out DIR] [--commit SHA]
-// writes OUT/spmv_bench.json, OUT/spmv_bench.md and OUT/spmv_ground_truth.json. --schedule
-// measures that schedule's configurations only (cuSPARSE and the copy still run): its ground
-// truth is merged into a whole one with bench/merge_ground_truth.py. --config measures one
-// configuration (its canonical key, "block=128;items_per_thread=1;lanes=4;schedule=subwarp"),
-// for a profiler to look at.
+// usage: family_bench [--family spmv|spmm|sddmm] [--problem JSON]... [--matrices DIR] [--large]
+//                     [--fresh] [--dtype f32|f64|both] [--only NAME] [--schedule NAME]
+//                     [--config KEY] [--out DIR] [--commit SHA]
+// writes OUT/<family>_bench.json, OUT/<family>_bench.md and OUT/<family>_ground_truth.json.
+// --problem (repeatable) gives the family's problem parameters, e.g. '{"k":128}' (default: the
+// family's defaults). --schedule measures that schedule's configurations only (the vendor and
+// the copy still run): its ground truth is merged into a whole one with
+// bench/merge_ground_truth.py. --config measures one configuration (its canonical key,
+// "block=128;items_per_thread=1;lanes=4;schedule=subwarp"), for a profiler to look at.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -29,7 +32,8 @@ using namespace ktune;
 namespace {
 
 struct Options {
-  std::string matrices, out = ".", only, schedule, config, commit = "unknown";
+  std::string family = "spmv", matrices, out = ".", only, schedule, config, commit = "unknown";
+  std::vector<json> problems;  // empty: the family's defaults
   bool large = false, fresh = false;
   std::vector<Dtype> dtypes = {Dtype::F32, Dtype::F64};
 };
@@ -42,7 +46,9 @@ Options parse(int argc, char** argv) {
       if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
       return argv[++i];
     };
-    if (a == "--matrices") o.matrices = value();
+    if (a == "--family") o.family = value();
+    else if (a == "--problem") o.problems.push_back(json::parse(value()));
+    else if (a == "--matrices") o.matrices = value();
     else if (a == "--out") o.out = value();
     else if (a == "--only") o.only = value();
     else if (a == "--schedule") o.schedule = value();
@@ -55,6 +61,7 @@ Options parse(int argc, char** argv) {
       o.dtypes = d == "both" ? std::vector<Dtype>{Dtype::F32, Dtype::F64} : std::vector<Dtype>{dtype_from_string(d)};
     } else throw std::runtime_error("unknown argument " + a);
   }
+  if (o.problems.empty()) o.problems.push_back(json());
   return o;
 }
 
@@ -113,28 +120,38 @@ void write_results(const Options& o, const DeviceInfo& device, double copy_gbs, 
          return m;
        }()}};
   const json meta = {{"device", device.to_json()}, {"commit", o.commit}, {"copy_gbs", copy_gbs},
-                     {"command", "spmv_bench" + std::string(o.matrices.empty() ? "" : " --matrices data/matrices") +
+                     {"command", "family_bench --family " + o.family +
+                                     [&] {
+                                       std::string problems;
+                                       for (const json& p : o.problems)
+                                         if (!p.is_null()) problems += " --problem '" + p.dump() + "'";
+                                       return problems;
+                                     }() +
+                                     std::string(o.matrices.empty() ? "" : " --matrices data/matrices") +
                                      (o.large ? " --large" : "") + (o.fresh ? " --fresh" : "") +
                                      (o.schedule.empty() ? "" : " --schedule " + o.schedule) +
                                      (o.config.empty() ? "" : " --config '" + o.config + "'")}};
   fs::create_directories(o.out);
-  std::ofstream(fs::path(o.out) / "spmv_bench.json") << json{{"meta", meta}, {"summary", summary}, {"rows", rows}}.dump(1);
-  std::ofstream(fs::path(o.out) / "spmv_ground_truth.json") << json{{"meta", meta}, {"workloads", truth}}.dump();
+  std::ofstream(fs::path(o.out) / (o.family + "_bench.json"))
+      << json{{"meta", meta}, {"summary", summary}, {"rows", rows}}.dump(1);
+  std::ofstream(fs::path(o.out) / (o.family + "_ground_truth.json")) << json{{"meta", meta}, {"workloads", truth}}.dump();
 
-  std::ofstream md(fs::path(o.out) / "spmv_bench.md");
-  md << "Device: " << device.name << " (" << device.arch() << ", " << device.sms << " SMs, L2 " << (device.l2_bytes >> 20)
-     << " MiB), commit " << o.commit << ", device copy " << fixed(copy_gbs, 0) << " GB/s, L2 flushed, medians.\n\n"
-     << "| matrix | dtype | rows | nnz | ktune µs | best config | cuSPARSE µs | alg | speedup | GB/s | % copy |\n"
-     << "|---|---|---:|---:|---:|---|---:|---|---:|---:|---:|\n";
+  std::ofstream md(fs::path(o.out) / (o.family + "_bench.md"));
+  md << o.family << " on " << device.name << " (" << device.arch() << ", " << device.sms << " SMs, L2 "
+     << (device.l2_bytes >> 20) << " MiB), commit " << o.commit << ", device copy " << fixed(copy_gbs, 0)
+     << " GB/s, L2 flushed, medians.\n\n"
+     << "| matrix | problem | dtype | rows | nnz | ktune µs | best config | vendor µs | vendor | speedup | GB/s | % copy |\n"
+     << "|---|---|---|---:|---:|---:|---|---:|---|---:|---:|---:|\n";
   for (const json& r : rows)
-    md << "| " << r["workload"].get<std::string>() << " | " << r["dtype"].get<std::string>() << " | " << r["rows"] << " | "
+    md << "| " << r["workload"].get<std::string>() << " | " << r["problem"].dump() << " | " << r["dtype"].get<std::string>()
+       << " | " << r["rows"] << " | "
        << r["nnz"] << " | " << (r.contains("ktune_us") ? fixed(r["ktune_us"], 2) : "-") << " | "
        << r.value("ktune_config", "-") << " | " << (r.contains("cusparse_us") ? fixed(r["cusparse_us"], 2) : "-") << " | "
        << r.value("cusparse_alg", "-") << " | " << (r.contains("speedup") ? fixed(r["speedup"], 2) + "x" : "-") << " | "
        << (r.contains("gbs") ? fixed(r["gbs"], 0) : "-") << " | " << (r.contains("pct_copy") ? fixed(r["pct_copy"], 1) : "-")
        << " |\n";
   const auto ratio = [](const json& v) { return v.is_null() ? std::string("-") : fixed(v.get<double>(), 2) + "x"; };
-  md << "\nGeomean speedup over cuSPARSE: all " << ratio(summary["geomean_speedup_all"]) << ", real matrices "
+  md << "\nGeomean speedup over the vendor: all " << ratio(summary["geomean_speedup_all"]) << ", real matrices "
      << ratio(summary["geomean_speedup_real"]) << "; minimum " << ratio(summary["min_speedup"]) << ".\n";
 }
 
@@ -144,7 +161,7 @@ int main(int argc, char** argv) try {
   const Options o = parse(argc, argv);
   Measurer measurer(default_worker_path());
   if (!measurer.available()) {
-    std::cerr << "spmv_bench: no GPU: " << measurer.device().why_absent << "\n";
+    std::cerr << "family_bench: no GPU: " << measurer.device().why_absent << "\n";
     return 1;
   }
   const DeviceInfo device = measurer.device();
@@ -153,13 +170,16 @@ int main(int argc, char** argv) try {
   const double copy_gbs = measurer.device_copy_bandwidth_gbs(size_t{2} << 30);
   std::cerr << device.name << ": device copy " << copy_gbs << " GB/s\n";
 
+  const KernelFamily* family = find_family(o.family);
+  if (!family) throw std::runtime_error("no kernel family '" + o.family + "'");
   json rows = json::array(), truth = json::array();
-  for (const NamedWorkload& nw : workloads(o)) {
+  for (const NamedWorkload& nw : workloads(o))
+    for (const json& params : o.problems)
     for (Dtype dtype : o.dtypes) {
       const auto start = std::chrono::steady_clock::now();
       TuneRequest request;
-      request.family = find_family("spmv");
-      request.problem = Problem::of(dtype);
+      request.family = family;
+      request.problem = make_problem(*family, params, Precision::uniform(dtype));
       request.budget.seconds = 1e9;
       bench::CollectingObserver collector;
       if (!o.schedule.empty()) {
@@ -175,13 +195,14 @@ int main(int argc, char** argv) try {
         configs.push_back({{"config", c.config_key},
                            {"predicted_us", c.prediction.time_us},
                            {"measurement", c.measurement ? c.measurement->to_json() : json()}});
-      truth.push_back({{"workload", nw.name}, {"dtype", to_string(dtype)}, {"rows", nw.workload.matrix.rows},
+      truth.push_back({{"workload", nw.name}, {"problem", request.problem.params}, {"dtype", to_string(dtype)},
+                       {"rows", nw.workload.matrix.rows},
                        {"nnz", nw.workload.matrix.nnz()}, {"configs", configs}});
       const VendorTiming* vendor = nullptr;
       for (const VendorTiming& v : outcome.vendor)
         if (v.measurement.status == MeasureStatus::Ok && (!vendor || v.measurement.median_us < vendor->measurement.median_us))
           vendor = &v;
-      json row = {{"workload", nw.name}, {"kind", nw.kind}, {"dtype", to_string(dtype)},
+      json row = {{"workload", nw.name}, {"kind", nw.kind}, {"problem", request.problem.params}, {"dtype", to_string(dtype)},
                   {"rows", nw.workload.matrix.rows}, {"nnz", nw.workload.matrix.nnz()}, {"min_bytes", bytes},
                   {"tune_seconds", seconds}, {"configs", collector.all.size()}};
       int failed = 0;
@@ -203,11 +224,10 @@ int main(int argc, char** argv) try {
       rows.push_back(row);
       write_results(o, device, copy_gbs, rows, truth);
     }
-  }
 
-  std::cout << std::ifstream(fs::path(o.out) / "spmv_bench.md").rdbuf();
+  std::cout << std::ifstream(fs::path(o.out) / (o.family + "_bench.md")).rdbuf();
   return 0;
 } catch (const std::exception& e) {
-  std::cerr << "spmv_bench: " << e.what() << "\n";
+  std::cerr << "family_bench: " << e.what() << "\n";
   return 1;
 }
