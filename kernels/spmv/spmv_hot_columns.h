@@ -16,7 +16,7 @@
 namespace ktune {
 
 // At most this many columns are hot: 128 KiB of fp32 x, 256 KiB of fp64, against 256 KiB of
-// L1 and shared memory per SM on the H100/H200. Measured on the H200 (bench/README.md), R-MAT 22
+// L1 and shared memory per SM on the H100/H200. Measured on the H200 (bench/NOTES.md), R-MAT 22
 // runs within 2% of its best at this count in both precisions.
 constexpr int64_t kHotColumns = 32768;
 

@@ -31,7 +31,7 @@
 //       read, so it holds the whole region, and between two reads of a sector the grid passes
 //       1 / R of its normal-priority data through it (lines of evict-first loads, ld.global.cs,
 //       go first and displace little): keep = min(1, L2 / partitions / (region + that)).
-//       Measured on the H200 (bench/README.md): fp64 x of 32 MB, which fits the 60 MB L2 once
+//       Measured on the H200 (bench/NOTES.md): fp64 x of 32 MB, which fits the 60 MB L2 once
 //       but not once per partition, hits 72% beside an evict-first stream and 41% beside a
 //       plain one; fp32 x (16 MB) 98% either way.
 //       The grid footprint is the private sectors x grid_scale plus the shared ones plus the

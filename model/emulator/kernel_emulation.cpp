@@ -64,7 +64,7 @@ int resident_blocks(const KernelEmulationInput& in, const KernelEmulationOptions
 // resident and less contention, is a large part of the kernel, and the busiest SM's own blocks
 // are few enough to emulate (fill and samples are about three resident sets already). On the
 // H200, R-MAT 16's best adaptive grid (1.8 waves) ran in 0.73x the time that full contention
-// for every block predicted (bench/README.md, "The last wave").
+// for every block predicted (bench/NOTES.md, "The last wave").
 constexpr double kTailWaves = 4;
 
 // The sampled program that stands for block `b`: its own when sampled, else the one nearest in
