@@ -16,6 +16,7 @@
 #include "db/upload_repository.h"
 #include "db/workload_repository.h"
 #include "server/device_calibration.h"
+#include "server/device_fit.h"
 #include "server/job_observer.h"
 #include "server/json_body.h"
 #include "server/legacy_answers.h"
@@ -165,6 +166,7 @@ Service::Service(const ServerConfig& config) : parts_(std::make_unique<ServicePa
     ResolvedWorkload resolved = p.resolver.load(t.workload);
     const Workload& w = resolved.workload;
     family.check_problem(w, t.problem);  // before anything is allocated for it
+    check_fits_device(family, w, t.problem, p.device);
     const Signature sig = compute_signature(w.matrix, w.kind);
     // An upload was named when it was stored (its file name): keep that name.
     const std::string description = t.workload.contains("upload") ? "" : resolved.description;
