@@ -12,6 +12,8 @@ using Factory = std::unique_ptr<VendorInvocation> (*)(const nlohmann::json&, Ven
 const std::map<std::string, Factory>& registry() {
   static const std::map<std::string, Factory> calls = {
       {"cusparse_spmv", cusparse_spmv_call},
+      {"cusparse_sddmm", cusparse_sddmm_call},
+      {"cusparse_spmm", cusparse_spmm_call},
   };
   return calls;
 }

@@ -43,5 +43,7 @@ std::unique_ptr<VendorInvocation> prepare_vendor_call(const std::string& name, c
 
 // The calls, one file each (gpu/cusparse_*_call.cpp).
 std::unique_ptr<VendorInvocation> cusparse_spmv_call(const nlohmann::json& args, VendorEnv& env);
+std::unique_ptr<VendorInvocation> cusparse_sddmm_call(const nlohmann::json& args, VendorEnv& env);
+std::unique_ptr<VendorInvocation> cusparse_spmm_call(const nlohmann::json& args, VendorEnv& env);
 
 }  // namespace ktune

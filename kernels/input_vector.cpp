@@ -20,13 +20,19 @@ constexpr uint64_t kSeed = 0x6b74756e65ULL;
 
 }  // namespace
 
+double deterministic_input_value(size_t i) {
+  const uint64_t fraction = splitmix64(kSeed + i) >> (64 - kFractionBits);
+  return 0.5 + static_cast<double>(fraction) / static_cast<double>(uint64_t{1} << kFractionBits);
+}
+
 std::vector<double> deterministic_input_vector(size_t length) {
   std::vector<double> x(length);
-  for (size_t i = 0; i < length; ++i) {
-    const uint64_t fraction = splitmix64(kSeed + i) >> (64 - kFractionBits);
-    x[i] = 0.5 + static_cast<double>(fraction) / static_cast<double>(uint64_t{1} << kFractionBits);
-  }
+  for (size_t i = 0; i < length; ++i) x[i] = deterministic_input_value(i);
   return x;
+}
+
+std::vector<double> deterministic_input_matrix(size_t rows, size_t cols) {
+  return deterministic_input_vector(rows * cols);
 }
 
 }  // namespace ktune
