@@ -1,6 +1,7 @@
 #include "server/tune_answer.h"
 
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <variant>
 
@@ -46,6 +47,22 @@ nlohmann::json describe_config(const KernelFamily& family, const Problem& proble
                      {"created_at", utc_now()},
                      {"job", context.job_id}};
   return j;
+}
+
+// The host work the configuration's format costs once per matrix (a partition, a tiling, a
+// SELL form), and after how many calls the time it saves over the fastest vendor call has
+// paid for it: null when it never does (not faster, or not measured against a vendor).
+nlohmann::json preprocessing(double seconds, const TuneOutcome& outcome) {
+  nlohmann::json p = {{"seconds", seconds}, {"pays_back_after_calls", nullptr}};
+  const CandidateOutcome& best = *outcome.best;
+  if (!best.measured_ok()) return p;
+  double vendor_us = 0;
+  for (const VendorTiming& v : outcome.vendor)
+    if (v.measurement.status == MeasureStatus::Ok && (vendor_us == 0 || v.measurement.median_us < vendor_us))
+      vendor_us = v.measurement.median_us;
+  const double saved_us = vendor_us - best.measurement->median_us;
+  if (saved_us > 0) p["pays_back_after_calls"] = std::ceil(seconds * 1e6 / saved_us);
+  return p;
 }
 
 }  // namespace
@@ -110,6 +127,7 @@ nlohmann::json build_tune_answer(const KernelFamily& family, const Workload& wor
   }
   j["flops"] = family.flops(workload, problem);
   j["min_bytes"] = family.min_bytes(workload, problem);
+  j["preprocessing"] = preprocessing(family.prepare(workload, problem, best.config).prepare_seconds, outcome);
   j["candidates_considered"] = outcome.candidates_considered;
 
   nlohmann::json vendor = nlohmann::json::array();

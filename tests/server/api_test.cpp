@@ -95,6 +95,8 @@ TEST_F(ApiTest, TuneThenExactLookupThenStoredAnswer) {
   EXPECT_EQ(args.back()["buffer"], "y");
   EXPECT_GT(answer["predicted_us"].get<double>(), 0);
   EXPECT_TRUE(answer["measured_us"].is_null());
+  EXPECT_GE(answer["preprocessing"]["seconds"].get<double>(), 0.0);
+  EXPECT_TRUE(answer["preprocessing"]["pays_back_after_calls"].is_null()) << "nothing measured against a vendor";
   // Why it is fast: the emulator's bottleneck and sensitivity vector of the chosen configuration.
   EXPECT_EQ(answer["prediction_model"], "emulator");
   EXPECT_TRUE(resource_from_name(answer["bottleneck"]["resource"].get<std::string>()).has_value()) << answer["bottleneck"];
