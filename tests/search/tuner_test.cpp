@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+
+#include "tests/search/huge_space_family.h"
 #include "workload/generators.h"
 
 namespace ktune {
@@ -58,6 +61,26 @@ TEST_F(TunerFixture, ModelOnlyCompilesTheBudgetAndAnswersTheBestPrediction) {
     EXPECT_GE(c.prediction.time_us, outcome.best->prediction.time_us);
   }
   EXPECT_EQ(outcome.candidates_considered, static_cast<int>(find_family("spmv")->space({}).enumerate().size()));
+}
+
+// Part 4 of issue 23: a space of 10^11 configurations is sampled and ranked, never listed.
+TEST_F(TunerFixture, AHugeSpaceIsSampledNotEnumerated) {
+  const testing::HugeSpaceFamily family;
+  ASSERT_GT(family.space({}).nominal_size(), 1e10);
+  Workload w;
+  w.matrix = generate_stencil_2d(16);
+  TuneRequest r;
+  r.family = &family;
+  r.budget.model_compiles = 2;
+  RecordingObserver observer;
+  const auto start = std::chrono::steady_clock::now();
+  const TuneOutcome outcome = tuner().run(w, r, observer);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(60));
+  ASSERT_TRUE(outcome.best);
+  EXPECT_TRUE(family.space({}).valid(outcome.best->config));
+  EXPECT_GT(outcome.candidates_considered, 1000);
+  EXPECT_LE(outcome.candidates_considered, 4096);
+  EXPECT_EQ(observer.finished.size(), 2u);
 }
 
 TEST_F(TunerFixture, RepeatedTunesGiveTheSameAnswer) {
