@@ -8,7 +8,10 @@
 #include <future>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
+
+#include <unistd.h>
 
 #include "gpu/nvrtc_compiler.h"
 #include "gpu/thread_pool.h"
@@ -36,8 +39,12 @@ inline std::string compile_to_ptx_cached(const CompileRequest& request) {
   const CompiledKernel k = NvrtcCompiler().compile(request);
   if (!k.ok) throw std::runtime_error("NVRTC failed:\n" + k.log);
   fs::create_directories(dir);
-  // Written under a unique name, then renamed: suites running at once never read half a file.
-  const fs::path tmp = file.string() + "." + std::to_string(std::hash<std::string>{}(k.ptx)) + ".tmp";
+  // Written under a name unique to this process and thread, then renamed: suites running at
+  // once (which compile the same source to the same text) never read half a file or rename
+  // each other's temporary away.
+  std::ostringstream unique;
+  unique << ::getpid() << "." << std::this_thread::get_id();
+  const fs::path tmp = file.string() + "." + unique.str() + ".tmp";
   {
     std::ofstream out{tmp, std::ios::binary};
     out << k.ptx;
