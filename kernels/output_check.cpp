@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <sstream>
 
@@ -34,9 +35,12 @@ std::string describe_failure(size_t i, double got, double expected, double toler
   return out.str();
 }
 
-// Empty when `output` holds the reference's count of f32 or f64 values, else why not.
-std::string size_problem(std::string_view output, Dtype dtype, size_t n) {
-  if (dtype != Dtype::F32 && dtype != Dtype::F64) return std::string("outputs of ") + to_string(dtype) + " are not checked";
+// Empty when `output` holds `n` values of `dtype`, one of `accepted`, else why not.
+std::string size_problem(std::string_view output, Dtype dtype, size_t n, std::initializer_list<Dtype> accepted) {
+  if (std::find(accepted.begin(), accepted.end(), dtype) == accepted.end()) {
+    if (dtype == Dtype::I32) return "outputs of i32 are integers: they are checked exactly, not within a tolerance";
+    return std::string("outputs of ") + to_string(dtype) + " are not checked";
+  }
   if (output.size() != n * dtype_size(dtype))
     return "the output holds " + std::to_string(output.size()) + " bytes, expected " + std::to_string(n) + " " +
            to_string(dtype) + " values";
@@ -45,11 +49,24 @@ std::string size_problem(std::string_view output, Dtype dtype, size_t n) {
 
 }  // namespace
 
+double output_element(std::string_view output, Dtype dtype, size_t i) {
+  switch (dtype) {
+    case Dtype::F32: return element<float>(output, i);
+    case Dtype::I32: return element<int32_t>(output, i);
+    default: return element<double>(output, i);
+  }
+}
+
+std::string output_size_problem(std::string_view output, Dtype dtype, size_t n) {
+  return size_problem(output, dtype, n, {Dtype::F32, Dtype::F64, Dtype::I32});
+}
+
 Verdict check_reduction_output(std::string_view output, Dtype dtype, const std::vector<double>& reference,
                                const ReductionLength& reduction_length) {
   Verdict result;
   const size_t n = reference.size();
-  if (result.message = size_problem(output, dtype, n); !result.message.empty()) return result;
+  if (result.message = size_problem(output, dtype, n, {Dtype::F32, Dtype::F64}); !result.message.empty())
+    return result;
   const bool f32 = dtype == Dtype::F32;
   const double unit_roundoff = f32 ? std::ldexp(1.0, -24) : std::ldexp(1.0, -53);
   const double smallest_normal =
@@ -86,9 +103,9 @@ Verdict check_reduction_output(std::string_view output, Dtype dtype, const std::
 Verdict check_exact_output(std::string_view output, Dtype dtype, const std::vector<double>& reference) {
   Verdict result;
   const size_t n = reference.size();
-  if (result.message = size_problem(output, dtype, n); !result.message.empty()) return result;
+  if (result.message = output_size_problem(output, dtype, n); !result.message.empty()) return result;
   for (size_t i = 0; i < n; ++i) {
-    const double got = dtype == Dtype::F32 ? element<float>(output, i) : element<double>(output, i);
+    const double got = output_element(output, dtype, i);
     if (got == reference[i] || same_non_finite(got, reference[i])) continue;
     if (result.bad_elements++ == 0) result.message = describe_failure(i, got, reference[i], 0);
   }

@@ -34,14 +34,24 @@ struct Verdict {
   std::string message;       // the first failing element and the count; empty when ok
 };
 
+// Empty when `output` holds exactly `n` values of `dtype` (f32, f64 or i32), else why not:
+// the first check of every verifier.
+std::string output_size_problem(std::string_view output, Dtype dtype, size_t n);
+// Element `i` of `output` read as `dtype` (f32, f64 or i32), for verifiers that check meaning
+// rather than values (a BFS parent, a component's label).
+double output_element(std::string_view output, Dtype dtype, size_t i);
+
 // The number of products summed into each output element.
 using ReductionLength = std::function<double(size_t element)>;
 
-// `output` holds reference.size() values of `dtype` (f32 or f64).
+// `output` holds reference.size() values of `dtype` (f32 or f64; an i32 output is refused
+// with a message saying integers are checked exactly).
 Verdict check_reduction_output(std::string_view output, Dtype dtype, const std::vector<double>& reference,
                                const ReductionLength& length);
 
-// Every element exactly equal (integer outputs: depths, labels, counts).
+// Every element exactly equal (integer outputs: depths, labels, counts), of f32, f64 or i32.
+// An i32 element the kernel never wrote holds the poison (0x7FF87FF8 on the device), which no
+// reference value equals.
 Verdict check_exact_output(std::string_view output, Dtype dtype, const std::vector<double>& reference);
 
 }  // namespace ktune

@@ -31,7 +31,9 @@ TuneFields parse_tune_request(const nlohmann::json& r) {
   TuneFields t;
   if (!r.contains("kernel") || !r["kernel"].is_string()) throw InputError("'kernel' (a string such as \"spmv\") is required");
   t.family = &family_named(r["kernel"].get<std::string>());
-  const Precision precision = precision_from_json(r.contains("dtype") ? r["dtype"] : nlohmann::json("f32"));
+  // Without a dtype, the family's first precision: f32 for the sparse families, i32 for a
+  // traversal, whose answers are integers.
+  const Precision precision = r.contains("dtype") ? precision_from_json(r["dtype"]) : t.family->precisions().front();
   t.problem = make_problem(*t.family, r.contains("problem") ? r["problem"] : nlohmann::json(), precision);
   if (!r.contains("workload")) throw InputError("'workload' is required: {\"upload\"|\"path\"|\"generator\": ...}");
   t.workload = r["workload"];

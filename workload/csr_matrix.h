@@ -6,8 +6,9 @@
 namespace ktune {
 
 // Element types of values. F16 and BF16 are storage types of dense (tensor) families; the
-// sparse families take F32 and F64.
-enum class Dtype { F16, BF16, F32, F64 };
+// sparse families take F32 and F64; I32 is the graph families' integer answers (BFS depths,
+// component labels).
+enum class Dtype { F16, BF16, F32, F64, I32 };
 
 template <typename Value>
 struct CsrMatrix {

@@ -179,6 +179,14 @@ void lay_out(const MatrixFeatures& f, VectorLayout& v) {
   for (int b = kMinBlockSize; b <= kMaxBlockSize; ++b) {
     v.ratio("block_fill_" + std::to_string(b), f.block_fill[b - kMinBlockSize]);
   }
+  if (!f.graph) return;
+  // Directedness weighs little on its own: one one-way street does not make a road network
+  // another class; reciprocity says how far from undirected it is.
+  v.ratio("directed", f.graph->directed ? 1 : 0, 0.5);
+  v.ratio("reciprocity", f.graph->reciprocity);
+  v.count("diameter_estimate", static_cast<double>(f.graph->diameter_estimate));
+  v.ratio("reach", f.graph->reach);
+  v.ratio("frontier_peak", f.graph->frontier_peak);
 }
 
 struct ValueCollector : VectorLayout {
@@ -195,13 +203,18 @@ struct NameCollector : VectorLayout {
   }
 };
 
-const NameCollector& layout() {
-  static const NameCollector collected = [] {
-    NameCollector c;
-    lay_out(MatrixFeatures{}, c);
-    return c;
-  }();
-  return collected;
+NameCollector collect_layout(WorkloadKind kind) {
+  MatrixFeatures f;
+  if (kind == WorkloadKind::Graph) f.graph = GraphFeatures{};
+  NameCollector c;
+  lay_out(f, c);
+  return c;
+}
+
+const NameCollector& layout(WorkloadKind kind) {
+  static const NameCollector matrix = collect_layout(WorkloadKind::SparseMatrix);
+  static const NameCollector graph = collect_layout(WorkloadKind::Graph);
+  return kind == WorkloadKind::Graph ? graph : matrix;
 }
 
 }  // namespace
@@ -227,7 +240,11 @@ MatrixFeatures compute_features(const CsrF64& matrix, const std::function<void()
   return f;
 }
 
-nlohmann::json features_to_json(const MatrixFeatures& features) { return features; }
+nlohmann::json features_to_json(const MatrixFeatures& features) {
+  nlohmann::json j = features;
+  if (features.graph) j["graph"] = *features.graph;
+  return j;
+}
 
 MatrixFeatures features_from_json(const nlohmann::json& json) {
   try {
@@ -237,7 +254,9 @@ MatrixFeatures features_from_json(const nlohmann::json& json) {
                        " bins and block_fill " + std::to_string(kMaxBlockSize - kMinBlockSize + 1) +
                        " values");
     }
-    return json.get<MatrixFeatures>();
+    MatrixFeatures f = json.get<MatrixFeatures>();
+    if (json.contains("graph")) f.graph = json.at("graph").get<GraphFeatures>();
+    return f;
   } catch (const nlohmann::json::exception& e) {
     throw InputError(std::string("matrix features: ") + e.what());
   }
@@ -249,8 +268,8 @@ std::vector<double> feature_vector(const MatrixFeatures& features) {
   return std::move(c.values);
 }
 
-const std::vector<std::string>& feature_vector_names() { return layout().names; }
+const std::vector<std::string>& feature_vector_names(WorkloadKind kind) { return layout(kind).names; }
 
-const std::vector<double>& feature_vector_weights() { return layout().weights; }
+const std::vector<double>& feature_vector_weights(WorkloadKind kind) { return layout(kind).weights; }
 
 }  // namespace ktune

@@ -1,15 +1,18 @@
 #pragma once
 // What the nearest-neighbour reuse of tuned configurations compares between two matrices
 // (DESIGN.md, "Signatures"): shape, row and column length statistics, bandwidth, column
-// locality and how well b x b blocks fill.
+// locality and how well b x b blocks fill; for graphs, their traversal features too.
 #include <array>
 #include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "workload/csr_matrix.h"
+#include "workload/graph_features.h"
+#include "workload/workload.h"
 
 namespace ktune {
 
@@ -35,6 +38,8 @@ struct MatrixFeatures {
   // nnz / (b^2 * non-empty b x b blocks) for b = 2..8; 1 means perfectly dense blocks.
   // Large matrices are measured on an evenly spread sample of block rows.
   std::array<double, kMaxBlockSize - kMinBlockSize + 1> block_fill{};
+  // Graph workloads only (compute_signature): the row statistics above are their out-degrees.
+  std::optional<GraphFeatures> graph;
 
   bool operator==(const MatrixFeatures& other) const;
 };
@@ -48,9 +53,11 @@ nlohmann::json features_to_json(const MatrixFeatures& features);
 MatrixFeatures features_from_json(const nlohmann::json& json);
 
 // The features in a fixed order, counts as log2(1 + x) and ratios as they are, for
-// signature_distance; names say which is which.
+// signature_distance; names say which is which. A graph's vector is a matrix's with the
+// graph features after it: the two never compare (ConfigLookup skips other lengths).
 std::vector<double> feature_vector(const MatrixFeatures& features);
-const std::vector<std::string>& feature_vector_names();
-const std::vector<double>& feature_vector_weights();  // signature_distance's, same order
+const std::vector<std::string>& feature_vector_names(WorkloadKind kind = WorkloadKind::SparseMatrix);
+// signature_distance's, in the same order.
+const std::vector<double>& feature_vector_weights(WorkloadKind kind = WorkloadKind::SparseMatrix);
 
 }  // namespace ktune

@@ -1,6 +1,7 @@
 #include "workload/signature.h"
 
 #include <cmath>
+#include <optional>
 
 #include "workload/input_error.h"
 #include "workload/sha256.h"
@@ -34,18 +35,27 @@ nlohmann::json Signature::to_json() const {
 
 Signature compute_signature(const CsrF64& matrix, WorkloadKind kind) {
   Signature s;
-  s.features = compute_features(matrix, [&] { s.exact = exact_hash(matrix, kind); });
+  std::optional<GraphFeatures> graph;
+  s.features = compute_features(matrix, [&] {
+    s.exact = exact_hash(matrix, kind);
+    if (kind == WorkloadKind::Graph) graph = compute_graph_features(matrix);
+  });
+  s.features.graph = std::move(graph);
   s.vector = feature_vector(s.features);
   return s;
 }
 
 double signature_distance(const std::vector<double>& a, const std::vector<double>& b) {
-  const std::vector<double>& weights = feature_vector_weights();
-  if (a.size() != b.size() || a.size() != weights.size()) {
+  const size_t matrix_length = feature_vector_weights(WorkloadKind::SparseMatrix).size();
+  const size_t graph_length = feature_vector_weights(WorkloadKind::Graph).size();
+  if (a.size() != b.size() || (a.size() != matrix_length && a.size() != graph_length)) {
     throw InputError("feature vectors of " + std::to_string(a.size()) + " and " +
                      std::to_string(b.size()) + " values cannot be compared; this version uses " +
-                     std::to_string(weights.size()));
+                     std::to_string(matrix_length) + " (matrices) or " + std::to_string(graph_length) +
+                     " (graphs)");
   }
+  const std::vector<double>& weights =
+      feature_vector_weights(a.size() == graph_length ? WorkloadKind::Graph : WorkloadKind::SparseMatrix);
   double sum = 0;
   for (size_t i = 0; i < a.size(); ++i) sum += weights[i] * (a[i] - b[i]) * (a[i] - b[i]);
   return std::sqrt(sum);

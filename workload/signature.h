@@ -19,11 +19,13 @@ struct Signature {
   nlohmann::json to_json() const;  // {"exact", "features", "vector"}
 };
 
-// Values are not hashed: they do not change which configuration is fastest.
+// Values are not hashed: they do not change which configuration is fastest. A graph's
+// features include its traversal features (workload/graph_features.h).
 Signature compute_signature(const CsrF64& matrix, WorkloadKind kind);
 
-// Weighted Euclidean distance between two feature vectors (feature_vector_weights());
-// InputError when their lengths differ from each other or from today's layout.
+// Weighted Euclidean distance between two feature vectors (feature_vector_weights() of the
+// layout their length names); InputError when their lengths differ from each other or from
+// today's layouts.
 double signature_distance(const std::vector<double>& a, const std::vector<double>& b);
 
 }  // namespace ktune

@@ -10,6 +10,7 @@ const char* to_string(Dtype d) {
     case Dtype::BF16: return "bf16";
     case Dtype::F32: return "f32";
     case Dtype::F64: return "f64";
+    case Dtype::I32: return "i32";
   }
   return "?";
 }
@@ -19,14 +20,16 @@ Dtype dtype_from_string(const std::string& s) {
   if (s == "f64" || s == "float64" || s == "double") return Dtype::F64;
   if (s == "f16" || s == "float16" || s == "half") return Dtype::F16;
   if (s == "bf16" || s == "bfloat16") return Dtype::BF16;
-  throw InputError("unknown dtype '" + s + "' (expected f16, bf16, f32 or f64)");
+  if (s == "i32" || s == "int32") return Dtype::I32;
+  throw InputError("unknown dtype '" + s + "' (expected f16, bf16, f32, f64 or i32)");
 }
 
 size_t dtype_size(Dtype d) {
   switch (d) {
     case Dtype::F16:
     case Dtype::BF16: return 2;
-    case Dtype::F32: return 4;
+    case Dtype::F32:
+    case Dtype::I32: return 4;
     case Dtype::F64: return 8;
   }
   return 0;

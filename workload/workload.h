@@ -15,7 +15,7 @@ struct Workload {
 };
 
 const char* to_string(Dtype d);
-Dtype dtype_from_string(const std::string& s);  // "f16" | "bf16" | "f32" | "f64"; throws InputError
+Dtype dtype_from_string(const std::string& s);  // "f16" | "bf16" | "f32" | "f64" | "i32"; throws InputError
 size_t dtype_size(Dtype d);
 
 }  // namespace ktune

@@ -5,6 +5,24 @@
 #include "workload/input_error.h"
 
 namespace ktune::interp {
+namespace {
+
+template <typename T>
+double read_as_double(std::string_view bytes, size_t i) {
+  T v;
+  std::memcpy(&v, bytes.data() + i * sizeof v, sizeof v);
+  return static_cast<double>(v);
+}
+
+double element_at(std::string_view bytes, Dtype dtype, size_t i) {
+  switch (dtype) {
+    case Dtype::F32: return read_as_double<float>(bytes, i);
+    case Dtype::I32: return read_as_double<int32_t>(bytes, i);
+    default: return read_as_double<double>(bytes, i);
+  }
+}
+
+}  // namespace
 
 std::vector<BlockTrace> interpret_blocks(const ptx::PtxFunction& f, const LaunchStep& step, HostMemory& memory,
                                          const std::vector<int64_t>& blocks) {
@@ -48,21 +66,13 @@ Reference compute_outputs(const ptx::PtxModule& module, const LaunchPlan& plan) 
   for (const PlanOutput& o : plan.outputs) {
     const std::string_view bytes = memory.bytes_of(o.buffer);
     const size_t element = dtype_size(o.dtype);
-    if (o.dtype != Dtype::F32 && o.dtype != Dtype::F64)
-      throw InputError(std::string("the interpreter reads outputs of f32 or f64, not ") + to_string(o.dtype));
+    if (o.dtype != Dtype::F32 && o.dtype != Dtype::F64 && o.dtype != Dtype::I32)
+      throw InputError(std::string("the interpreter reads outputs of f32, f64 or i32, not ") + to_string(o.dtype));
     if (bytes.size() < o.elements * element)
       throw InputError("output buffer " + o.buffer + " holds fewer than " + std::to_string(o.elements) + " values");
     std::vector<double>& values = out[o.buffer];
     values.resize(o.elements);
-    for (size_t i = 0; i < o.elements; ++i) {
-      if (o.dtype == Dtype::F32) {
-        float v;
-        std::memcpy(&v, bytes.data() + i * element, sizeof v);
-        values[i] = v;
-      } else {
-        std::memcpy(&values[i], bytes.data() + i * element, sizeof(double));
-      }
-    }
+    for (size_t i = 0; i < o.elements; ++i) values[i] = element_at(bytes, o.dtype, i);
   }
   return out;
 }

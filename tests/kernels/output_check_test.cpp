@@ -143,5 +143,26 @@ TEST(MeasureVerification, ExactOutputsMustMatchEveryElement) {
   EXPECT_EQ(off.bad_elements, 1);
 }
 
+TEST(MeasureVerification, IntegerOutputsAreCheckedExactly) {
+  const std::vector<double> depths = {0, 1, 1, 2, -1};
+  EXPECT_TRUE(check_exact_output(bytes_of(std::vector<int32_t>{0, 1, 1, 2, -1}), Dtype::I32, depths).ok);
+  const Verdict off = check_exact_output(bytes_of(std::vector<int32_t>{0, 1, 1, 2, 3}), Dtype::I32, depths);
+  EXPECT_FALSE(off.ok);
+  EXPECT_NE(off.message.find("element 4 is 3, expected -1"), std::string::npos) << off.message;
+  // The device's poison word, left where the kernel wrote nothing.
+  const int32_t poison = 0x7FF87FF8;
+  EXPECT_FALSE(check_exact_output(bytes_of(std::vector<int32_t>{0, poison, 1, 2, -1}), Dtype::I32, depths).ok);
+  const Verdict short_output = check_exact_output(bytes_of(std::vector<int32_t>{0, 1}), Dtype::I32, depths);
+  EXPECT_FALSE(short_output.ok);
+  EXPECT_NE(short_output.message.find("5 i32 values"), std::string::npos) << short_output.message;
+}
+
+TEST(MeasureVerification, IntegerOutputsHaveNoTolerance) {
+  const Verdict v = verify_output(bytes_of(std::vector<int32_t>{1, 2}), Dtype::I32, {1, 2}, {});
+  EXPECT_FALSE(v.ok);
+  EXPECT_NE(v.message.find("checked exactly"), std::string::npos) << v.message;
+  EXPECT_FALSE(check_exact_output(std::string(4, '\0'), Dtype::F16, {1, 2}).ok);
+}
+
 }  // namespace
 }  // namespace ktune
