@@ -29,4 +29,22 @@ std::vector<CandidateRecord> CandidateRepository::list_for_job(const std::string
   });
 }
 
+std::vector<CandidateWithMeasurement> CandidateRepository::list_with_measurements(const std::string& job_id) {
+  return db_.read([&](SQLite::Database& c) {
+    // `measured` tells a candidate without measurement (all-NULL columns) from one with.
+    SQLite::Statement q(c, "SELECT " + candidate_columns("c") + ", m.id IS NOT NULL AS measured, " +
+                               measurement_columns("m") +
+                               " FROM candidates c LEFT JOIN measurements m ON m.id ="
+                               " (SELECT max(id) FROM measurements WHERE candidate_id = c.id)"
+                               " WHERE c.job_id = ?1 ORDER BY c.id");
+    bind_all(q, job_id);
+    return read_all(q, [](RowCursor& row) {
+      CandidateWithMeasurement listed;
+      listed.candidate = read_candidate(row);
+      if (row.boolean()) listed.measurement = read_measurement(row);
+      return listed;
+    });
+  });
+}
+
 }  // namespace ktune

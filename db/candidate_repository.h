@@ -20,6 +20,9 @@ class CandidateRepository {
   int64_t add(const CandidateRecord& candidate);
   // The job's candidates in the order they were added.
   std::vector<CandidateRecord> list_for_job(const std::string& job_id);
+  // The same, each with its latest measurement if it has one: what a job tried, what the model
+  // predicted for it and what it measured, in one read.
+  std::vector<CandidateWithMeasurement> list_with_measurements(const std::string& job_id);
 
  private:
   Database& db_;

@@ -94,10 +94,14 @@ std::vector<JobRecord> JobRepository::list_unfinished() {
   });
 }
 
-std::vector<JobRecord> JobRepository::list_recent(int64_t limit) {
+std::vector<JobRecord> JobRepository::list_recent(int64_t limit, const std::vector<JobState>& states) {
+  // The states' stored names are fixed words of ours, so they may be spelled into the SQL.
+  std::string where;
+  for (JobState s : states) where += (where.empty() ? " WHERE j.state IN ('" : ", '") + std::string(to_string(s)) + "'";
+  if (!where.empty()) where += ")";
   return db_.read([&](SQLite::Database& c) {
-    SQLite::Statement q(c, "SELECT " + job_columns("j") +
-                               " FROM jobs j ORDER BY j.created_at DESC, j.rowid DESC LIMIT ?1");
+    SQLite::Statement q(c, "SELECT " + job_columns("j") + " FROM jobs j" + where +
+                               " ORDER BY j.created_at DESC, j.rowid DESC LIMIT ?1");
     bind_all(q, limit);
     return read_all(q, read_job);
   });

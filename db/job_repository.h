@@ -37,8 +37,8 @@ class JobRepository {
   std::optional<JobRecord> find_active_by_dedup_key(const std::string& dedup_key);
   // Queued and running jobs, oldest first: the order to resume them in.
   std::vector<JobRecord> list_unfinished();
-  // The `limit` newest jobs, newest first.
-  std::vector<JobRecord> list_recent(int64_t limit);
+  // The `limit` newest jobs, newest first; only those in one of `states` when it is not empty.
+  std::vector<JobRecord> list_recent(int64_t limit, const std::vector<JobState>& states = {});
 
  private:
   Database& db_;

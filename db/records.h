@@ -107,6 +107,12 @@ struct MeasuredCandidate {
   MeasurementRecord measurement;
 };
 
+// A candidate with its latest measurement: none before it is measured, nor in model-only runs.
+struct CandidateWithMeasurement {
+  CandidateRecord candidate;
+  std::optional<MeasurementRecord> measurement;
+};
+
 struct BaselineRecord {
   int64_t id = 0;
   int64_t workload_id = 0;

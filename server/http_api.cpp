@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "server/auth.h"
+#include "server/dashboard_assets.h"
 #include "server/json_body.h"
 #include "server/logging.h"
 #include "server/service_errors.h"
@@ -60,13 +61,26 @@ bool wants_text(const httplib::Request& req) {
          (req.has_header("Accept") && req.get_header_value("Accept").find("text/plain") != std::string::npos);
 }
 
+// The page and its files (server/dashboard_assets.h). The policy lets the page load only its
+// own scripts and styles and talk only to this daemon.
+void serve_dashboard(const httplib::Request& req, httplib::Response& res) {
+  const DashboardAsset* asset = dashboard_asset(req.path);
+  if (!asset) throw NotFoundError("no dashboard file " + req.path);
+  res.set_header("Content-Security-Policy",
+                 "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'");
+  res.set_header("X-Content-Type-Options", "nosniff");
+  res.set_header("Cache-Control", "no-cache");
+  res.set_content(asset->content.data(), asset->content.size(), asset->content_type);
+}
+
 }  // namespace
 
 void install_routes(httplib::Server& server, Service& service, size_t max_body_bytes, const std::string& token) {
   server.set_payload_max_length(max_body_bytes);
   if (!token.empty()) {
     server.set_pre_routing_handler([&service, token](const httplib::Request& req, httplib::Response& res) {
-      if (req.path == "/healthz" || bearer_token_matches(req.get_header_value("Authorization"), token))
+      if (req.path == "/healthz" || dashboard_asset(req.path) ||
+          bearer_token_matches(req.get_header_value("Authorization"), token))
         return httplib::Server::HandlerResponse::Unhandled;
       res.set_header("WWW-Authenticate", "Bearer");
       send_error(res, 401, "missing or wrong bearer token: send 'Authorization: Bearer <token>' (KTUNE_TOKEN for the clients)");
@@ -94,6 +108,13 @@ void install_routes(httplib::Server& server, Service& service, size_t max_body_b
                 TuneReply reply = service.tune(parse_body(req));
                 send_json(res, reply.status, reply.body);
               }));
+  server.Get("/v1/jobs", guarded(service, "/v1/jobs", [&service](const httplib::Request& req, httplib::Response& res) {
+               send_json(res, 200, service.jobs(req.get_param_value("state"), req.get_param_value("limit")));
+             }));
+  server.Get(R"(/v1/jobs/([A-Za-z0-9_-]+)/candidates)",
+             guarded(service, "/v1/jobs/{id}/candidates", [&service](const httplib::Request& req, httplib::Response& res) {
+               send_json(res, 200, service.job_candidates(req.matches[1]));
+             }));
   server.Get(R"(/v1/jobs/([A-Za-z0-9_-]+))",
              guarded(service, "/v1/jobs/{id}", [&service](const httplib::Request& req, httplib::Response& res) {
                send_json(res, 200, service.job(req.matches[1]));
@@ -118,12 +139,12 @@ void install_routes(httplib::Server& server, Service& service, size_t max_body_b
   server.Get("/v1/devices", guarded(service, "/v1/devices", [&service](const httplib::Request&, httplib::Response& res) {
                send_json(res, 200, service.devices());
              }));
-  server.Get(R"(/v1/devices/([A-Za-z0-9_-]+))",
+  server.Get(R"(/v1/devices/([^/]+))",
              guarded(service, "/v1/devices/{id}", [&service](const httplib::Request& req, httplib::Response& res) {
                send_json(res, 200, service.device(req.matches[1]));
              }));
   // Synchronous: the suite takes about a minute on the GPU and runs one at a time (409 otherwise).
-  server.Post(R"(/v1/devices/([A-Za-z0-9_-]+)/calibrate)",
+  server.Post(R"(/v1/devices/([^/]+)/calibrate)",
               guarded(service, "/v1/devices/{id}/calibrate", [&service](const httplib::Request& req, httplib::Response& res) {
                 send_json(res, 200, service.calibrate(req.matches[1]));
               }));
@@ -133,6 +154,8 @@ void install_routes(httplib::Server& server, Service& service, size_t max_body_b
                else
                  send_json(res, 200, service.report());
              }));
+  server.Get("/", guarded(service, "/", serve_dashboard));
+  server.Get(R"(/dashboard/[A-Za-z0-9_.-]+)", guarded(service, "/dashboard/{file}", serve_dashboard));
   server.set_error_handler([&service](const httplib::Request& req, httplib::Response& res) {
     // Only fill in bodies for errors no handler answered (unknown routes, oversized bodies);
     // those are counted here, the others by their route's guard.

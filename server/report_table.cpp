@@ -28,12 +28,15 @@ nlohmann::json report_json(const std::vector<ReportRow>& rows) {
   nlohmann::json out = nlohmann::json::array();
   for (const ReportRow& row : rows) {
     const ResultRecord& r = row.result;
+    // Stored canonical by Problem::key(); a value that no longer parses shows as null.
+    const nlohmann::json problem = nlohmann::json::parse(r.problem, nullptr, false);
     nlohmann::json j = {{"workload", row.workload.description},
                         {"signature", row.workload.signature},
                         {"rows", row.workload.rows},
                         {"nnz", row.workload.nnz},
                         {"kernel", r.kernel},
                         {"dtype", r.dtype},
+                        {"problem", problem.is_object() ? problem : nlohmann::json()},
                         {"device", row.device.name},
                         {"schedule", r.answer.value("schedule", nlohmann::json())},
                         {"config", r.config},
@@ -41,6 +44,7 @@ nlohmann::json report_json(const std::vector<ReportRow>& rows) {
                         {"predicted_us", r.predicted_us},
                         {"measured_us", r.measured_us ? nlohmann::json(*r.measured_us) : nlohmann::json()},
                         {"vendor", r.vendor ? *r.vendor : nlohmann::json()},
+                        {"job", r.job_id ? nlohmann::json(*r.job_id) : nlohmann::json()},
                         {"updated_at", r.updated_at}};
     if (auto v = best_vendor_us(r); v && r.measured_us) j["speedup_vs_vendor"] = *v / *r.measured_us;
     out.push_back(j);

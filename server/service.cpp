@@ -17,6 +17,7 @@
 #include "db/workload_repository.h"
 #include "server/device_calibration.h"
 #include "server/device_fit.h"
+#include "server/job_json.h"
 #include "server/job_observer.h"
 #include "server/json_body.h"
 #include "server/legacy_answers.h"
@@ -37,34 +38,18 @@ namespace {
 
 // Nearest-neighbour reuse stops beyond this feature distance: farther matrices differ in class.
 constexpr double kMaxNeighbourDistance = 1.0;
+// GET /v1/jobs: how many jobs a list holds unless asked, and at most.
+constexpr int64_t kDefaultJobsListed = 20;
+constexpr int64_t kMaxJobsListed = 200;
 
 const char* kind_name(WorkloadKind k) { return k == WorkloadKind::Graph ? "graph" : "sparse"; }
 
-
-// done/planned always; the search's own fields (docs/api.md) once it reported them.
-nlohmann::json progress_json(const JobRecord& j) {
-  nlohmann::json progress = {{"done", j.progress_done}, {"planned", j.progress_planned}};
-  if (j.search_state && j.search_state->contains("progress"))
-    for (const auto& [key, value] : (*j.search_state)["progress"].items()) progress[key] = value;
-  return progress;
-}
 
 // The search's seed: kept with the job so that a resumed job replays the same proposals;
 // derived from the request otherwise, so that repeated tunes search alike.
 uint64_t search_seed(const JobRecord& job) {
   if (job.search_state && job.search_state->contains("seed")) return (*job.search_state)["seed"].get<uint64_t>();
   return std::stoull(sha256_hex(job.dedup_key).substr(0, 15), nullptr, 16);
-}
-
-nlohmann::json job_json(const JobRecord& j) {
-  return {{"id", j.id},
-          {"state", to_string(j.state)},
-          {"progress", progress_json(j)},
-          {"best", j.best ? *j.best : nlohmann::json()},
-          {"error", j.error ? nlohmann::json(*j.error) : nlohmann::json()},
-          {"request", j.request},
-          {"created_at", j.created_at},
-          {"updated_at", j.updated_at}};
 }
 
 int64_t store_workload(Database& db, const Signature& sig, WorkloadKind kind, const CsrF64& m,
@@ -315,13 +300,49 @@ nlohmann::json Service::job(const std::string& id) { return job_json(parts_->job
 
 nlohmann::json Service::cancel_job(const std::string& id) { return job_json(parts_->jobs->cancel(id)); }
 
+nlohmann::json Service::jobs(const std::string& state, const std::string& limit_text) {
+  std::vector<JobState> states;
+  if (state == "active")
+    states = {JobState::Queued, JobState::Running};
+  else if (!state.empty())
+    try {
+      states = {job_state_from_string(state)};
+    } catch (const InputError&) {
+      throw InputError("'state' must be active, queued, running, done, failed or cancelled; got '" + state + "'");
+    }
+  int64_t limit = kDefaultJobsListed;
+  if (!limit_text.empty()) {
+    size_t used = 0;
+    try {
+      limit = std::stoll(limit_text, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != limit_text.size() || limit < 1 || limit > kMaxJobsListed)
+      throw InputError("'limit' must be a whole number from 1 to " + std::to_string(kMaxJobsListed) + "; got '" +
+                       limit_text + "'");
+  }
+  nlohmann::json listed = nlohmann::json::array();
+  for (const JobRecord& j : JobRepository(parts_->db).list_recent(limit, states)) listed.push_back(job_summary_json(j));
+  return {{"jobs", listed}};
+}
+
+nlohmann::json Service::job_candidates(const std::string& id) {
+  parts_->jobs->get(id);  // NotFoundError for an unknown job, rather than an empty list
+  nlohmann::json listed = nlohmann::json::array();
+  for (const CandidateWithMeasurement& c : CandidateRepository(parts_->db).list_with_measurements(id))
+    listed.push_back(candidate_json(c));
+  return {{"job", id}, {"candidates", listed}};
+}
+
 nlohmann::json Service::lookup(const std::string& kernel, const std::string& signature, const std::string& dtype_text,
                                const std::string& device, const std::string& features, const std::string& problem_text) {
   ServiceParts& p = *parts_;
   const KernelFamily& family = family_named(kernel);
   nlohmann::json params;
   if (!problem_text.empty()) params = parse_json_object(problem_text, "the 'problem' query parameter");
-  const Problem problem = make_problem(family, params, precision_from_string(dtype_text));
+  const Precision precision = dtype_text.empty() ? family.precisions().front() : precision_from_string(dtype_text);
+  const Problem problem = make_problem(family, params, precision);
   AnswerKey key = p.answer_key(family, problem);
   if (!device.empty()) key.device = device;
   if (auto hit = p.lookup.exact(key, signature)) return relabel(hit->answer, "exact", 0, nullptr);

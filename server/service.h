@@ -33,6 +33,11 @@ class Service {
   TuneReply tune(const nlohmann::json& request);
   nlohmann::json job(const std::string& id);
   nlohmann::json cancel_job(const std::string& id);
+  // GET /v1/jobs: newest first; `state` one job state, "active" (queued or running) or empty
+  // (all); `limit` the query's text (empty: the default).
+  nlohmann::json jobs(const std::string& state, const std::string& limit);
+  // GET /v1/jobs/{id}/candidates: every configuration the job tried, in order.
+  nlohmann::json job_candidates(const std::string& id);
   // `problem` is the family's parameters as JSON text (empty: its defaults).
   nlohmann::json lookup(const std::string& kernel, const std::string& signature, const std::string& dtype,
                         const std::string& device, const std::string& features, const std::string& problem);

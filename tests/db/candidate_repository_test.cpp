@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "db/measurement_repository.h"
 #include "db_test_support.h"
 
 namespace ktune {
@@ -79,6 +80,41 @@ TEST_F(CandidateRepositoryTest, RepeatFillsInKernelKeyAndPredictionButNeverErase
   const CandidateRecord stored = candidates.list_for_job("job").at(0);
   EXPECT_EQ(stored.kernel_key, "hash");
   EXPECT_EQ(stored.predicted_us, 5.0);
+}
+
+TEST_F(CandidateRepositoryTest, ListWithMeasurementsPairsEachCandidateWithItsLatestMeasurement) {
+  open();
+  const int64_t workload = add_workload("w");
+  add_job("job");
+  add_job("other");
+  CandidateRepository candidates(*db_);
+  MeasurementRepository measurements(*db_);
+  CandidateRecord predicted = candidate("job", workload, "predicted-only");
+  predicted.predicted_us = 7.5;
+  const int64_t unmeasured = candidates.add(predicted);
+  const int64_t remeasured = candidates.add(candidate("job", workload, "remeasured"));
+  const int64_t elsewhere = candidates.add(candidate("other", workload, "remeasured"));
+  MeasurementRecord m;
+  m.candidate_id = remeasured;
+  m.status = MeasurementStatus::Timeout;
+  measurements.add(m);
+  m.status = MeasurementStatus::Ok;
+  m.median_us = 3.25;
+  const int64_t latest = measurements.add(m);
+  m.candidate_id = elsewhere;
+  measurements.add(m);
+
+  const auto listed = candidates.list_with_measurements("job");
+  ASSERT_EQ(listed.size(), 2u);
+  EXPECT_EQ(listed[0].candidate.id, unmeasured);
+  EXPECT_EQ(listed[0].candidate.predicted_us, 7.5);
+  EXPECT_FALSE(listed[0].measurement.has_value());
+  EXPECT_EQ(listed[1].candidate.id, remeasured);
+  ASSERT_TRUE(listed[1].measurement.has_value());
+  EXPECT_EQ(listed[1].measurement->id, latest);
+  EXPECT_EQ(listed[1].measurement->status, MeasurementStatus::Ok);
+  EXPECT_EQ(listed[1].measurement->median_us, 3.25);
+  EXPECT_TRUE(candidates.list_with_measurements("no-such-job").empty());
 }
 
 TEST_F(CandidateRepositoryTest, CandidateOfMissingJobIsRefused) {

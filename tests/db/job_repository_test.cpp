@@ -128,5 +128,21 @@ TEST_F(JobRepositoryTest, ListRecentIsNewestFirstAndLimited) {
   EXPECT_EQ(ids_of(jobs.list_recent(10)).size(), 4u);
 }
 
+TEST_F(JobRepositoryTest, ListRecentKeepsOnlyTheStatesAsked) {
+  open();
+  JobRepository jobs(*db_);
+  for (const char* id : {"queued", "running", "done", "failed", "also-running"}) jobs.create(id, id, nlohmann::json::object());
+  jobs.update_state("running", JobState::Running);
+  jobs.update_state("done", JobState::Done);
+  jobs.update_state("failed", JobState::Failed, std::string("x"));
+  jobs.update_state("also-running", JobState::Running);
+  EXPECT_EQ(ids_of(jobs.list_recent(10, {JobState::Running})), (std::vector<std::string>{"also-running", "running"}));
+  EXPECT_EQ(ids_of(jobs.list_recent(1, {JobState::Running})), (std::vector<std::string>{"also-running"}));
+  EXPECT_EQ(ids_of(jobs.list_recent(10, {JobState::Queued, JobState::Running})),
+            (std::vector<std::string>{"also-running", "running", "queued"}));
+  EXPECT_TRUE(jobs.list_recent(10, {JobState::Cancelled}).empty());
+  EXPECT_EQ(jobs.list_recent(10, {}).size(), 5u);
+}
+
 }  // namespace
 }  // namespace ktune

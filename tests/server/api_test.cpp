@@ -64,6 +64,11 @@ TEST_F(ApiTest, HealthKernelsDevices) {
   const json devices = get("/v1/devices");
   EXPECT_FALSE(devices["this"]["fingerprint"].get<std::string>().empty());
   EXPECT_EQ(devices["known"].size(), 1u);
+  // A fingerprint is an id: a model-only one has spaces, which the path carries escaped.
+  const std::string fingerprint = devices["this"]["fingerprint"];
+  std::string escaped;
+  for (char c : fingerprint) escaped += c == ' ' ? std::string("%20") : std::string(1, c);
+  EXPECT_EQ(get("/v1/devices/" + escaped)["fingerprint"], fingerprint);
 }
 
 TEST_F(ApiTest, UploadIsIdempotentAndGzipAware) {
