@@ -59,8 +59,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     must_serialise(request);
     const ktune::TuneFields fields = ktune::parse_tune_request(request);
     if (!fields.family) __builtin_trap();
-    resolver.validate(fields.workload);
-    const std::string canonical = resolver.canonical(fields.workload);
+    resolver.validate(fields.workload, fields.family->workload_kind());
+    const std::string canonical = resolver.canonical(fields.workload, fields.family->workload_kind());
     if (canonical.empty()) __builtin_trap();
   } catch (const ktune::InputError& e) {
     must_serialise({{"error", e.what()}});

@@ -1,6 +1,7 @@
 #pragma once
 // The result of one NVRTC compilation, as cached in memory and in the database.
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,9 @@ struct ResourceUsage {
   int spill_loads = 0;
   int constant_bytes = 0;
 };
+// As stored (database, disk cache) and answered: {"registers": 32, ...}; absent fields are 0.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ResourceUsage, registers, shared_bytes, stack_bytes, spill_stores,
+                                                spill_loads, constant_bytes)
 
 struct CompiledKernel {
   std::string key;  // SHA-256 of (code, options, arch): the cache key

@@ -48,9 +48,9 @@ std::string plan_problem(const LaunchPlan& plan, const Reference& reference) {
     if (!output->bytes.empty()) return "the output buffer '" + o.buffer + "' carries bytes; it is overwritten";
     auto ref = reference.find(o.buffer);
     if (ref == reference.end()) return "the reference has no values for output '" + o.buffer + "'";
-    if (o.elements != ref->second.size())
-      return "the plan outputs " + std::to_string(o.elements) + " values in '" + o.buffer + "', the reference has " +
-             std::to_string(ref->second.size());
+    if (o.reference_elements() != ref->second.size())
+      return "the plan outputs " + std::to_string(o.reference_elements()) + " reference values in '" + o.buffer +
+             "', the reference has " + std::to_string(ref->second.size());
     if (output->size < o.elements * dtype_size(o.dtype))
       return "the output buffer '" + o.buffer + "' is too small for " + std::to_string(o.elements) + " " +
              to_string(o.dtype) + " values";

@@ -83,6 +83,12 @@ struct PlanOutput {
   std::string buffer;
   size_t elements = 0;
   Dtype dtype = Dtype::F32;
+  // 0: the reference holds every element. Otherwise it holds this many values of a sample of
+  // the elements (a dense product too large for a CPU reference), and the family's verifier
+  // knows which from the plan's check_data.
+  size_t sampled = 0;
+
+  size_t reference_elements() const { return sampled > 0 ? sampled : elements; }
 };
 
 struct LaunchPlan {

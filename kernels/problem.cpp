@@ -51,6 +51,9 @@ nlohmann::json canonical_value(const ProblemField& f, const nlohmann::json& v) {
       for (const std::string& c : f.choices)
         if (c == v.get<std::string>()) return v;
       refuse(f, "is '" + v.get<std::string>() + "'");
+    case FieldKind::Boolean:
+      if (!v.is_boolean()) refuse(f, "must be true or false");
+      return v;
   }
   return v;
 }
@@ -94,6 +97,12 @@ ProblemField ProblemField::choice(std::string name, std::vector<std::string> cho
   return f;
 }
 
+ProblemField ProblemField::boolean(std::string name, bool fallback, std::string description) {
+  ProblemField f = integer(std::move(name), 0, 0, fallback, std::move(description));
+  f.kind = FieldKind::Boolean;
+  return f;
+}
+
 std::string ProblemField::accepts() const {
   switch (kind) {
     case FieldKind::Integer: return "an integer in " + number_text(lo) + ".." + number_text(hi);
@@ -105,6 +114,7 @@ std::string ProblemField::accepts() const {
       for (const std::string& c : choices) out += " '" + c + "'";
       return out;
     }
+    case FieldKind::Boolean: return "true or false";
   }
   return "";
 }

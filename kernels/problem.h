@@ -13,7 +13,7 @@
 
 namespace ktune {
 
-enum class FieldKind { Integer, Number, IntegerList, Choice };
+enum class FieldKind { Integer, Number, IntegerList, Choice, Boolean };
 
 struct ProblemField {
   std::string name;
@@ -30,6 +30,7 @@ struct ProblemField {
                                    std::string description);
   static ProblemField choice(std::string name, std::vector<std::string> choices, nlohmann::json fallback,
                              std::string description);
+  static ProblemField boolean(std::string name, bool fallback, std::string description);
 
   // What the field accepts, for error messages and GET /v1/kernels.
   std::string accepts() const;

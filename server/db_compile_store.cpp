@@ -13,15 +13,7 @@ std::optional<CompiledKernel> DbCompileStore::load(const std::string& key) {
   k.cubin = r->cubin;
   k.compile_seconds = r->compile_seconds;
   k.lowered_names = r->lowered_names.get<std::map<std::string, std::string>>();
-  for (const auto& [entry, u] : r->usage.items()) {
-    ResourceUsage& usage = k.usage[entry];
-    usage.registers = u.value("registers", 0);
-    usage.shared_bytes = u.value("shared_bytes", 0);
-    usage.stack_bytes = u.value("stack_bytes", 0);
-    usage.spill_stores = u.value("spill_stores", 0);
-    usage.spill_loads = u.value("spill_loads", 0);
-    usage.constant_bytes = u.value("constant_bytes", 0);
-  }
+  k.usage = r->usage.get<std::map<std::string, ResourceUsage>>();
   return k;
 }
 
@@ -37,10 +29,7 @@ void DbCompileStore::save(const CompiledKernel& k) {
   // The arch is part of the key; it is stored for inspection, read off the PTX target.
   const size_t target = k.ptx.find(".target ");
   r.arch = target == std::string::npos ? "" : k.ptx.substr(target + 8, k.ptx.find_first_of(" ,\n", target + 8) - target - 8);
-  for (const auto& [entry, u] : k.usage)
-    r.usage[entry] = {{"registers", u.registers},       {"shared_bytes", u.shared_bytes},
-                      {"stack_bytes", u.stack_bytes},   {"spill_stores", u.spill_stores},
-                      {"spill_loads", u.spill_loads},   {"constant_bytes", u.constant_bytes}};
+  r.usage = k.usage;
   CompiledKernelRepository(db_).save(r);
 }
 

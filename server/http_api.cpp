@@ -124,10 +124,11 @@ void install_routes(httplib::Server& server, Service& service, size_t max_body_b
                   send_json(res, 200, service.cancel_job(req.matches[1]));
                 }));
   server.Get("/v1/configs", guarded(service, "/v1/configs", [&service](const httplib::Request& req, httplib::Response& res) {
-               for (const char* required : {"kernel", "signature", "dtype"})
+               // A dense family's workload is its problem: it takes no signature (Service::lookup).
+               for (const char* required : {"kernel", "dtype"})
                  if (!req.has_param(required))
                    throw InputError(std::string("missing query parameter '") + required +
-                                    "' (kernel, signature, dtype are required)");
+                                    "' (kernel, signature, dtype are required; a dense kernel takes no signature)");
                send_json(res, 200,
                          service.lookup(req.get_param_value("kernel"), req.get_param_value("signature"),
                                         req.get_param_value("dtype"), req.get_param_value("device"),

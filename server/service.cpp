@@ -42,7 +42,18 @@ constexpr double kMaxNeighbourDistance = 1.0;
 constexpr int64_t kDefaultJobsListed = 20;
 constexpr int64_t kMaxJobsListed = 200;
 
-const char* kind_name(WorkloadKind k) { return k == WorkloadKind::Graph ? "graph" : "sparse"; }
+const char* kind_name(WorkloadKind k) {
+  switch (k) {
+    case WorkloadKind::Graph: return "graph";
+    case WorkloadKind::Dense: return "dense";
+    default: return "sparse";
+  }
+}
+
+// A dense workload is its problem's shape: its signature hashes the problem.
+Signature workload_signature(const Workload& w, const Problem& problem) {
+  return w.kind == WorkloadKind::Dense ? dense_signature(problem.key()) : compute_signature(w.matrix, w.kind);
+}
 
 
 // The search's seed: kept with the job so that a resumed job replays the same proposals;
@@ -148,13 +159,16 @@ Service::Service(const ServerConfig& config) : parts_(std::make_unique<ServicePa
   auto runner = [&p](const JobRecord& job, JobControl& control) -> nlohmann::json {
     const TuneFields t = parse_tune_request(job.request);
     const KernelFamily& family = *t.family;
-    ResolvedWorkload resolved = p.resolver.load(t.workload);
+    ResolvedWorkload resolved = p.resolver.load(t.workload, family.workload_kind());
     const Workload& w = resolved.workload;
     family.check_problem(w, t.problem);  // before anything is allocated for it
     check_fits_device(family, w, t.problem, p.device);
-    const Signature sig = compute_signature(w.matrix, w.kind);
-    // An upload was named when it was stored (its file name): keep that name.
-    const std::string description = t.workload.contains("upload") ? "" : resolved.description;
+    const Signature sig = workload_signature(w, t.problem);
+    // An upload was named when it was stored (its file name): keep that name. A dense
+    // workload is named by its shape.
+    const std::string description = t.workload.contains("upload")     ? ""
+                                    : w.kind == WorkloadKind::Dense ? t.problem.key()
+                                                                    : resolved.description;
     const int64_t workload_id = store_workload(p.db, sig, w.kind, w.matrix, description);
     const AnswerKey key = p.answer_key(family, t.problem);
     if (!t.force) {
@@ -245,7 +259,14 @@ nlohmann::json Service::upload_matrix(const std::string& body, const std::string
 TuneReply Service::tune(const nlohmann::json& request) {
   ServiceParts& p = *parts_;
   const TuneFields t = parse_tune_request(request);
-  p.resolver.validate(t.workload);
+  p.resolver.validate(t.workload, t.family->workload_kind());
+  // A dense workload is its problem: a shape too large for the device is refused now, with the
+  // request, rather than by its job (the job checks again, as for every workload).
+  if (t.family->workload_kind() == WorkloadKind::Dense) {
+    const Workload dense{WorkloadKind::Dense, {}};
+    t.family->check_problem(dense, t.problem);
+    check_fits_device(*t.family, dense, t.problem, p.device);
+  }
   const AnswerKey key = p.answer_key(*t.family, t.problem);
 
   // An upload's signature is known without loading it: a stored answer comes back at once.
@@ -253,6 +274,9 @@ TuneReply Service::tune(const nlohmann::json& request) {
     const std::string id = t.workload["upload"].get<std::string>();
     if (!UploadRepository(p.db).touch(id)) throw NotFoundError("no uploaded matrix '" + id + "' (POST /v1/matrices first)");
   }
+  if (!t.force && t.family->workload_kind() == WorkloadKind::Dense)
+    if (auto hit = p.lookup.exact(key, dense_signature(t.problem.key()).exact))
+      return {200, relabel(hit->answer, "exact", 0, nullptr)};
   if (!t.force && t.workload.contains("upload")) {
     std::optional<UploadRecord> upload = UploadRepository(p.db).get(t.workload["upload"].get<std::string>());
     if (!upload) throw NotFoundError("no uploaded matrix '" + t.workload["upload"].get<std::string>() + "'");
@@ -264,7 +288,7 @@ TuneReply Service::tune(const nlohmann::json& request) {
                            {"compiles", t.budget.model_compiles}, {"patience", t.budget.patience}};
   if (t.target_speedup) budget["target_speedup"] = *t.target_speedup;
   const std::string dedup_key = sha256_hex(key.kernel + '\n' + key.problem + '\n' + key.dtype + '\n' +
-                                           p.resolver.canonical(t.workload) + '\n' +
+                                           p.resolver.canonical(t.workload, t.family->workload_kind()) + '\n' +
                                            budget.dump() + (t.hot ? "\nhot" : "") + (t.force ? "\nforce" : ""));
   const JobManager::Submitted submitted = p.jobs->submit(request, dedup_key);
   const nlohmann::json ticket = {{"job", submitted.id}, {"state", "queued"}, {"joined", !submitted.is_new},
@@ -335,7 +359,7 @@ nlohmann::json Service::job_candidates(const std::string& id) {
   return {{"job", id}, {"candidates", listed}};
 }
 
-nlohmann::json Service::lookup(const std::string& kernel, const std::string& signature, const std::string& dtype_text,
+nlohmann::json Service::lookup(const std::string& kernel, const std::string& signature_text, const std::string& dtype_text,
                                const std::string& device, const std::string& features, const std::string& problem_text) {
   ServiceParts& p = *parts_;
   const KernelFamily& family = family_named(kernel);
@@ -345,6 +369,12 @@ nlohmann::json Service::lookup(const std::string& kernel, const std::string& sig
   const Problem problem = make_problem(family, params, precision);
   AnswerKey key = p.answer_key(family, problem);
   if (!device.empty()) key.device = device;
+  // A dense workload is its problem: its signature is the problem's, and its neighbours are
+  // the stored shapes nearest by problem_distance.
+  const bool dense = family.workload_kind() == WorkloadKind::Dense;
+  if (!dense && signature_text.empty())
+    throw InputError("missing query parameter 'signature' (kernel, signature, dtype are required)");
+  const std::string signature = dense ? dense_signature(problem.key()).exact : signature_text;
   if (auto hit = p.lookup.exact(key, signature)) return relabel(hit->answer, "exact", 0, nullptr);
 
   std::vector<double> vector;
@@ -361,7 +391,7 @@ nlohmann::json Service::lookup(const std::string& kernel, const std::string& sig
   } else if (auto w = WorkloadRepository(p.db).get_by_signature(signature)) {
     vector = w->vector;
   }
-  if (!vector.empty())
+  if (!vector.empty() || dense)
     if (auto n = p.lookup.nearest(key, vector))
       return relabel(n->stored->answer, "nearest", n->distance, n->stored->signature);
   nlohmann::json answer;

@@ -117,14 +117,7 @@ nlohmann::json build_tune_answer(const KernelFamily& family, const Workload& wor
   j["neighbour"] = nullptr;
   j["measured_us"] = best.measured_ok() ? nlohmann::json(best.measurement->median_us) : nlohmann::json();
   if (best.measurement) j["measurement"] = best.measurement->to_json();
-  if (best.kernel) {
-    nlohmann::json resources = nlohmann::json::object();
-    for (const auto& [entry, u] : best.kernel->usage)
-      resources[entry] = {{"registers", u.registers},   {"shared_bytes", u.shared_bytes},
-                          {"stack_bytes", u.stack_bytes}, {"spill_stores", u.spill_stores},
-                          {"spill_loads", u.spill_loads}};
-    j["resources"] = resources;
-  }
+  if (best.kernel) j["resources"] = nlohmann::json(best.kernel->usage);
   j["flops"] = family.flops(workload, problem);
   j["min_bytes"] = family.min_bytes(workload, problem);
   j["preprocessing"] = preprocessing(family.prepare(workload, problem, best.config).prepare_seconds, outcome);

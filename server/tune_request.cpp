@@ -35,8 +35,10 @@ TuneFields parse_tune_request(const nlohmann::json& r) {
   // traversal, whose answers are integers.
   const Precision precision = r.contains("dtype") ? precision_from_json(r["dtype"]) : t.family->precisions().front();
   t.problem = make_problem(*t.family, r.contains("problem") ? r["problem"] : nlohmann::json(), precision);
-  if (!r.contains("workload")) throw InputError("'workload' is required: {\"upload\"|\"path\"|\"generator\": ...}");
-  t.workload = r["workload"];
+  // A dense family's workload is its problem's shape (WorkloadResolver::validate refuses one).
+  if (!r.contains("workload") && t.family->workload_kind() != WorkloadKind::Dense)
+    throw InputError("'workload' is required: {\"upload\"|\"path\"|\"generator\": ...}");
+  if (r.contains("workload")) t.workload = r["workload"];
   if (r.contains("budget")) {
     const nlohmann::json& b = r["budget"];
     if (!b.is_object()) throw InputError("'budget' must be an object: {\"measurements\", \"seconds\", \"compiles\"}");

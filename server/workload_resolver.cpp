@@ -53,7 +53,12 @@ fs::path WorkloadResolver::inside_data_dir(const std::string& relative) const {
   return full;
 }
 
-void WorkloadResolver::validate(const nlohmann::json& spec) const {
+void WorkloadResolver::validate(const nlohmann::json& spec, WorkloadKind kind) const {
+  if (kind == WorkloadKind::Dense) {
+    if (!spec.is_null())
+      throw InputError("a dense family's workload is its problem's shape: send no 'workload'");
+    return;
+  }
   if (!spec.is_object()) throw InputError("'workload' must be an object: {\"upload\"|\"path\"|\"generator\": ...}");
   const int forms = int(spec.contains("upload")) + int(spec.contains("path")) + int(spec.contains("generator"));
   if (forms != 1) throw InputError("'workload' needs exactly one of \"upload\", \"path\" or \"generator\"");
@@ -68,7 +73,8 @@ void WorkloadResolver::validate(const nlohmann::json& spec) const {
   if (spec.contains("generator")) check_spec(spec, limits_);
 }
 
-std::string WorkloadResolver::canonical(const nlohmann::json& spec) const {
+std::string WorkloadResolver::canonical(const nlohmann::json& spec, WorkloadKind kind) const {
+  if (kind == WorkloadKind::Dense) return "dense";
   if (spec.contains("upload")) return "upload:" + spec["upload"].get<std::string>();
   if (spec.contains("path")) {
     const fs::path file = inside_data_dir(spec["path"].get<std::string>());
@@ -79,10 +85,14 @@ std::string WorkloadResolver::canonical(const nlohmann::json& spec) const {
   return describe_spec(spec);
 }
 
-ResolvedWorkload WorkloadResolver::load(const nlohmann::json& spec) const {
-  validate(spec);
+ResolvedWorkload WorkloadResolver::load(const nlohmann::json& spec, WorkloadKind kind) const {
+  validate(spec, kind);
   ResolvedWorkload out;
-  out.description = canonical(spec);
+  out.description = canonical(spec, kind);
+  if (kind == WorkloadKind::Dense) {
+    out.workload.kind = WorkloadKind::Dense;
+    return out;
+  }
   if (spec.contains("upload")) {
     const std::string stored = upload_content_(spec["upload"].get<std::string>());
     out.workload.matrix = parse_matrix_market(std::string_view(stored), limits_);
@@ -99,6 +109,7 @@ ResolvedWorkload WorkloadResolver::load(const nlohmann::json& spec) const {
     const std::string g = spec["generator"].is_string() ? spec["generator"].get<std::string>() : "";
     if (g == "rmat") out.workload.kind = WorkloadKind::Graph;
   }
+  if (kind == WorkloadKind::Graph) out.workload.kind = WorkloadKind::Graph;
   return out;
 }
 

@@ -1,6 +1,8 @@
 #pragma once
 // Turns the "workload" object of a tune request into a loaded matrix: an upload id, a path
-// inside the data dir (never outside it), or a generator spec.
+// inside the data dir (never outside it), or a generator spec. What the family works on
+// decides the rest: a graph family reads any of them as a graph; a dense family's workload is
+// its problem's shape, so its request names none.
 #include <filesystem>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -22,11 +24,14 @@ class WorkloadResolver {
   WorkloadResolver(std::filesystem::path data_dir, ReadLimits limits,
                    std::function<std::string(const std::string&)> upload_content);
 
-  // Validates the spec's form without loading anything (throws InputError/ForbiddenError).
-  void validate(const nlohmann::json& spec) const;
+  // Validates the spec's form for a family of `kind` without loading anything (throws
+  // InputError/ForbiddenError).
+  void validate(const nlohmann::json& spec, WorkloadKind kind) const;
   // A canonical text of the spec: equal for requests that name the same workload.
-  std::string canonical(const nlohmann::json& spec) const;
-  ResolvedWorkload load(const nlohmann::json& spec) const;
+  std::string canonical(const nlohmann::json& spec, WorkloadKind kind) const;
+  // For a sparse family, edge lists and graph generators load as graphs (their signatures
+  // carry the traversal features); for a graph family everything does.
+  ResolvedWorkload load(const nlohmann::json& spec, WorkloadKind kind) const;
   // The file a relative path names, after refusing absolute paths and escapes (ForbiddenError).
   std::filesystem::path inside_data_dir(const std::string& relative) const;
 

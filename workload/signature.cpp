@@ -13,7 +13,11 @@ static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
               "the exact signature hashes index arrays as little-endian bytes");
 
 const char* kind_name(WorkloadKind kind) {
-  return kind == WorkloadKind::Graph ? "graph" : "sparse_matrix";
+  switch (kind) {
+    case WorkloadKind::Graph: return "graph";
+    case WorkloadKind::Dense: return "dense";
+    default: return "sparse_matrix";
+  }
 }
 
 std::string exact_hash(const CsrF64& m, WorkloadKind kind) {
@@ -45,7 +49,16 @@ Signature compute_signature(const CsrF64& matrix, WorkloadKind kind) {
   return s;
 }
 
+std::string exact_signature(const CsrF64& matrix, WorkloadKind kind) { return exact_hash(matrix, kind); }
+
+Signature dense_signature(const std::string& shape) {
+  Signature s;
+  s.exact = sha256_hex("ktune-dense-v1\n" + shape);
+  return s;
+}
+
 double signature_distance(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.empty() && b.empty()) return 0;  // dense workloads: their problems tell them apart
   const size_t matrix_length = feature_vector_weights(WorkloadKind::SparseMatrix).size();
   const size_t graph_length = feature_vector_weights(WorkloadKind::Graph).size();
   if (a.size() != b.size() || (a.size() != matrix_length && a.size() != graph_length)) {

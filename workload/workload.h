@@ -1,13 +1,14 @@
 #pragma once
-// A workload a client asks ktune to tune for. Today a sparse matrix; graphs use the same
-// CSR form (adjacency), dense shapes will join as families for them land.
+// A workload a client asks ktune to tune for: a sparse matrix, a graph in the same CSR form
+// (its adjacency), or, for dense families (GEMM, tensor contractions), nothing but the
+// problem's shape: such a family generates its operands, so the workload carries no data.
 #include <string>
 
 #include "workload/csr_matrix.h"
 
 namespace ktune {
 
-enum class WorkloadKind { SparseMatrix, Graph };
+enum class WorkloadKind { SparseMatrix, Graph, Dense };
 
 struct Workload {
   WorkloadKind kind = WorkloadKind::SparseMatrix;

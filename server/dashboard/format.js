@@ -17,8 +17,12 @@ export function count(v) {
   return v == null ? '–' : Number(v).toLocaleString('en');
 }
 
-// A workload named by a tune request: the generator and its sizes, the path, or the upload.
+// A workload named by a tune request: the generator and its sizes, the path, or the upload;
+// a dense kernel's request names none: its problem is its shape.
 export function workloadOfRequest(request, uploadNames) {
+  if (!request?.workload && request?.problem) {
+    return Object.entries(request.problem).map(([k, v]) => `${k}=${v}`).join(',');
+  }
   const w = request?.workload ?? {};
   if (w.generator) {
     const sizes = Object.entries(w).filter(([k]) => k !== 'generator').map(([k, v]) => `${k}=${k === 'of' ? '…' : v}`);

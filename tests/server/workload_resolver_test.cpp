@@ -36,23 +36,37 @@ class WorkloadResolverTest : public ::testing::Test {
 
 TEST_F(WorkloadResolverTest, LoadsEachKindOfWorkload) {
   const WorkloadResolver r = resolver();
-  EXPECT_EQ(r.load({{"path", "sub/m.mtx"}}).workload.matrix.nnz(), 2);
-  const ResolvedWorkload graph = r.load({{"path", "g.el"}});
+  EXPECT_EQ(r.load({{"path", "sub/m.mtx"}}, WorkloadKind::SparseMatrix).workload.matrix.nnz(), 2);
+  const ResolvedWorkload graph = r.load({{"path", "g.el"}}, WorkloadKind::SparseMatrix);
   EXPECT_EQ(graph.workload.kind, WorkloadKind::Graph);
   EXPECT_EQ(graph.workload.matrix.rows, 3);
-  EXPECT_EQ(r.load({{"upload", "m1"}}).workload.matrix.nnz(), 1);
-  EXPECT_EQ(r.load({{"generator", "stencil2d"}, {"n", 4}}).workload.matrix.rows, 16);
-  EXPECT_THROW(r.load({{"upload", "zz"}}), NotFoundError);
-  EXPECT_THROW(r.load({{"path", "absent.mtx"}}), NotFoundError);
+  EXPECT_EQ(r.load({{"upload", "m1"}}, WorkloadKind::SparseMatrix).workload.matrix.nnz(), 1);
+  EXPECT_EQ(r.load({{"generator", "stencil2d"}, {"n", 4}}, WorkloadKind::SparseMatrix).workload.matrix.rows, 16);
+  EXPECT_THROW(r.load({{"upload", "zz"}}, WorkloadKind::SparseMatrix), NotFoundError);
+  EXPECT_THROW(r.load({{"path", "absent.mtx"}}, WorkloadKind::SparseMatrix), NotFoundError);
+}
+
+TEST_F(WorkloadResolverTest, TheFamilysKindDecidesWhatAWorkloadIs) {
+  const WorkloadResolver r = resolver();
+  // A graph family reads a Matrix Market file as a graph; a sparse family as a matrix.
+  EXPECT_EQ(r.load({{"path", "sub/m.mtx"}}, WorkloadKind::Graph).workload.kind, WorkloadKind::Graph);
+  EXPECT_EQ(r.load({{"path", "sub/m.mtx"}}, WorkloadKind::SparseMatrix).workload.kind, WorkloadKind::SparseMatrix);
+  // A dense family's workload is its problem's shape: no workload is named, none is loaded.
+  const ResolvedWorkload dense = r.load(nullptr, WorkloadKind::Dense);
+  EXPECT_EQ(dense.workload.kind, WorkloadKind::Dense);
+  EXPECT_EQ(dense.workload.matrix.nnz(), 0);
+  EXPECT_EQ(r.canonical(nullptr, WorkloadKind::Dense), "dense");
+  EXPECT_THROW(r.validate({{"path", "sub/m.mtx"}}, WorkloadKind::Dense), InputError);
+  EXPECT_THROW(r.validate(nullptr, WorkloadKind::SparseMatrix), InputError);
 }
 
 TEST_F(WorkloadResolverTest, PathsStayInsideTheDataDir) {
   const WorkloadResolver r = resolver();
-  EXPECT_THROW(r.validate({{"path", "../outside.mtx"}}), ForbiddenError);
-  EXPECT_THROW(r.validate({{"path", "sub/../../outside.mtx"}}), ForbiddenError);
-  EXPECT_THROW(r.validate({{"path", (root_ / "outside.mtx").string()}}), ForbiddenError);
-  EXPECT_THROW(r.validate({{"path", "link.mtx"}}), ForbiddenError) << "a link out of the data dir";
-  EXPECT_NO_THROW(r.validate({{"path", "sub/../sub/m.mtx"}}));
+  EXPECT_THROW(r.validate({{"path", "../outside.mtx"}}, WorkloadKind::SparseMatrix), ForbiddenError);
+  EXPECT_THROW(r.validate({{"path", "sub/../../outside.mtx"}}, WorkloadKind::SparseMatrix), ForbiddenError);
+  EXPECT_THROW(r.validate({{"path", (root_ / "outside.mtx").string()}}, WorkloadKind::SparseMatrix), ForbiddenError);
+  EXPECT_THROW(r.validate({{"path", "link.mtx"}}, WorkloadKind::SparseMatrix), ForbiddenError) << "a link out of the data dir";
+  EXPECT_NO_THROW(r.validate({{"path", "sub/../sub/m.mtx"}}, WorkloadKind::SparseMatrix));
 }
 
 // Found by fuzzing (fuzz/fuzz_tune_request): a path within the 4095 characters allowed was,
@@ -64,7 +78,7 @@ TEST_F(WorkloadResolverTest, APathTooLongOnceInTheDataDirIsAnInputError) {
   fs::create_symlink("loop.mtx", root_ / "data" / "loop.mtx");
   for (const std::string& p : {path, std::string("loop.mtx")}) {
     try {
-      r.validate({{"path", p}});
+      r.validate({{"path", p}}, WorkloadKind::SparseMatrix);
       ADD_FAILURE() << p.size() << " characters accepted";
     } catch (const InputError& e) {
       EXPECT_NE(std::string(e.what()).find("cannot be resolved"), std::string::npos) << e.what();
@@ -74,18 +88,18 @@ TEST_F(WorkloadResolverTest, APathTooLongOnceInTheDataDirIsAnInputError) {
 
 TEST_F(WorkloadResolverTest, RefusesMalformedSpecs) {
   const WorkloadResolver r = resolver();
-  EXPECT_THROW(r.validate(nlohmann::json::array()), InputError);
-  EXPECT_THROW(r.validate({{"path", "sub/m.mtx"}, {"upload", "m1"}}), InputError);
-  EXPECT_THROW(r.validate({{"upload", 7}}), InputError);
-  EXPECT_THROW(r.validate({{"generator", "stencil2d"}, {"n", 1 << 20}}), LimitError);
+  EXPECT_THROW(r.validate(nlohmann::json::array(), WorkloadKind::SparseMatrix), InputError);
+  EXPECT_THROW(r.validate({{"path", "sub/m.mtx"}, {"upload", "m1"}}, WorkloadKind::SparseMatrix), InputError);
+  EXPECT_THROW(r.validate({{"upload", 7}}, WorkloadKind::SparseMatrix), InputError);
+  EXPECT_THROW(r.validate({{"generator", "stencil2d"}, {"n", 1 << 20}}, WorkloadKind::SparseMatrix), LimitError);
 }
 
 TEST_F(WorkloadResolverTest, CanonicalFormsNameTheSameWorkloadAlike) {
   const WorkloadResolver r = resolver();
-  EXPECT_EQ(r.canonical({{"path", "sub/m.mtx"}}), r.canonical({{"path", "sub/../sub/m.mtx"}}));
-  EXPECT_EQ(r.canonical({{"generator", "rmat"}, {"scale", 4}, {"edge_factor", 2}, {"seed", 1}}),
-            r.canonical({{"seed", 1}, {"edge_factor", 2}, {"scale", 4}, {"generator", "rmat"}}));
-  EXPECT_NE(r.canonical({{"upload", "m1"}}), r.canonical({{"upload", "m2"}}));
+  EXPECT_EQ(r.canonical({{"path", "sub/m.mtx"}}, WorkloadKind::SparseMatrix), r.canonical({{"path", "sub/../sub/m.mtx"}}, WorkloadKind::SparseMatrix));
+  EXPECT_EQ(r.canonical({{"generator", "rmat"}, {"scale", 4}, {"edge_factor", 2}, {"seed", 1}}, WorkloadKind::SparseMatrix),
+            r.canonical({{"seed", 1}, {"edge_factor", 2}, {"scale", 4}, {"generator", "rmat"}}, WorkloadKind::SparseMatrix));
+  EXPECT_NE(r.canonical({{"upload", "m1"}}, WorkloadKind::SparseMatrix), r.canonical({{"upload", "m2"}}, WorkloadKind::SparseMatrix));
 }
 
 }  // namespace

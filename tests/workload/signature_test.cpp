@@ -262,6 +262,18 @@ TEST(SignatureDistance, MismatchedLengthsAreInputErrors) {
   EXPECT_THROW(signature_distance({1, 2}, {1, 2}), InputError);
 }
 
+// A dense workload is its shape: equal shapes sign alike, others not, and no matrix's hash
+// equals one; having no features, two dense workloads are apart only by their problems.
+TEST(DenseSignature, HashesTheShapeAndHasNoFeatures) {
+  const Signature a = dense_signature(R"({"k":16384,"m":384,"n":384})");
+  EXPECT_EQ(a.exact, dense_signature(R"({"k":16384,"m":384,"n":384})").exact);
+  EXPECT_NE(a.exact, dense_signature(R"({"k":16384,"m":384,"n":385})").exact);
+  EXPECT_NE(a.exact, compute_signature(CsrF64{}, WorkloadKind::SparseMatrix).exact);
+  EXPECT_TRUE(a.vector.empty());
+  EXPECT_EQ(signature_distance(a.vector, a.vector), 0);
+  EXPECT_THROW(signature_distance(a.vector, feature_vector(MatrixFeatures{})), InputError);
+}
+
 TEST(Signature, ToJsonCarriesAllThree) {
   const Signature s = compute_signature(generate_stencil_3d(6), WorkloadKind::SparseMatrix);
   const nlohmann::json j = s.to_json();
