@@ -126,11 +126,13 @@ std::string KtuneClient::token_from_environment() {
 
 
 json KtuneClient::upload_matrix(const std::string& path) {
-  const std::string bytes = read_file_bytes(path);
+  // The file name labels the workload in the daemon's reports.
+  return upload_matrix_bytes(read_file_bytes(path), std::filesystem::path(path).filename().string());
+}
+
+json KtuneClient::upload_matrix_bytes(const std::string& bytes, const std::string& name) {
   auto client = connect(*this, kReadTimeoutSeconds);
   const char* content_type = is_gzip(bytes) ? "application/gzip" : "text/plain";
-  // The file name labels the workload in the daemon's reports.
-  const std::string name = std::filesystem::path(path).filename().string();
   return checked_json(client.Post("/v1/matrices?name=" + path_segment(name), bytes, content_type),
                       *this);
 }
@@ -162,10 +164,11 @@ json KtuneClient::cancel(const std::string& id) {
 
 json KtuneClient::lookup(const std::string& kernel, const std::string& signature,
                          const std::string& dtype, const std::optional<std::string>& device,
-                         const std::vector<double>& features) {
+                         const std::vector<double>& features, const json& problem) {
   httplib::Params params{{"kernel", kernel}, {"signature", signature}, {"dtype", dtype}};
   if (device) params.emplace("device", *device);
   if (!features.empty()) params.emplace("features", comma_separated(features));
+  if (!problem.is_null()) params.emplace("problem", problem.dump());
   auto client = connect(*this, kReadTimeoutSeconds);
   return checked_json(client.Get("/v1/configs", params, httplib::Headers{}), *this);
 }

@@ -35,17 +35,21 @@ class KtuneClient {
 
   // Sends the file's bytes unchanged: the daemon recognises gzip by its magic bytes.
   nlohmann::json upload_matrix(const std::string& path);
+  // The same for Matrix Market text (plain or gzip) held in memory; `name` labels it in reports.
+  nlohmann::json upload_matrix_bytes(const std::string& bytes, const std::string& name);
   // DELETE /v1/matrices/{id}: the stored upload goes (answers tuned on it stay).
   nlohmann::json delete_upload(const std::string& id);
   // 200 with the tune answer, or 202 with {"job", "state"}: see docs/api.md.
   nlohmann::json tune(const nlohmann::json& request);
   nlohmann::json job(const std::string& id);
   nlohmann::json cancel(const std::string& id);
-  // `features` lets the daemon answer with the nearest stored neighbour.
+  // `features` lets the daemon answer with the nearest stored neighbour; `problem` (an
+  // object, or null for the family's defaults) is the family's parameters, e.g. SpMM's k.
   nlohmann::json lookup(const std::string& kernel, const std::string& signature,
                         const std::string& dtype,
                         const std::optional<std::string>& device = std::nullopt,
-                        const std::vector<double>& features = {});
+                        const std::vector<double>& features = {},
+                        const nlohmann::json& problem = nullptr);
   std::string report_text();
   nlohmann::json report();
   nlohmann::json kernels();

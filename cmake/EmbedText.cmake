@@ -17,5 +17,5 @@ function(ktune_embed_text target namespace out_name)
     COMMENT "Embedding ${out_name}"
     VERBATIM)
   target_sources(${target} PRIVATE ${source})
-  target_include_directories(${target} PUBLIC ${out_dir})
+  target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${out_dir}>)
 endfunction()

@@ -66,6 +66,7 @@ class PrimaryContext {
   PrimaryContext(const PrimaryContext&) = delete;
   PrimaryContext& operator=(const PrimaryContext&) = delete;
   ~PrimaryContext() { cu_.primary_ctx_release(device_); }
+  CUcontext get() const { return context_; }
 
  private:
   const CudaDriver& cu_;

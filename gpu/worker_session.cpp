@@ -18,6 +18,7 @@
 #include "gpu/vendor_calls.h"
 #include "kernels/kernel_family.h"
 #include "gpu/measurement_harness.h"
+#include "gpu/plan_runner.h"
 #include "gpu/worker_cache.h"
 #include "workload/workload.h"
 
@@ -60,19 +61,6 @@ struct Gpu {
   MeasurementHarness harness;
   WorkerCache<DeviceMemory> cache;
   Owned<cusparseHandle_t> cusparse;
-};
-
-// The device address and size of every buffer a request names.
-struct BufferTable {
-  std::map<std::string, CUdeviceptr> address;
-  std::map<std::string, size_t> size;
-  std::vector<DeviceMemory> owned;  // scratch and output, for this request only
-
-  CUdeviceptr at(const std::string& name) const {
-    auto it = address.find(name);
-    if (it == address.end()) throw std::runtime_error("the plan names no buffer '" + name + "'");
-    return it->second;
-  }
 };
 
 class Worker {
@@ -242,105 +230,9 @@ class Worker {
     if (cubin.empty()) throw std::runtime_error("the request carries no cubin");
     BufferTable table = buffers_of(r);
     CudaModule module(gpu_->cu, cubin.data());
-    std::vector<Launch> launches;
-    for (const LaunchStep& step : r.steps) launches.push_back(prepare_launch(module, step, table));
-    const std::vector<PlanOp> program = r.program.empty() ? straight_program(r.steps.size()) : r.program;
-    auto run = [&] { run_program(program, launches, table, 0); };
+    PlanRunner runner(gpu_->cu, module, r.steps, r.program, table);
+    auto run = [&] { runner.run(gpu_->stream.get()); };
     return verify_and_time(r, table, run);
-  }
-
-  struct Launch {
-    CUfunction function = nullptr;
-    const LaunchStep* step = nullptr;
-    std::vector<uint64_t> slots;  // every argument's bytes; cuLaunchKernel reads its size from each
-    std::vector<void*> params;
-  };
-
-  Launch prepare_launch(const CudaModule& module, const LaunchStep& step, const BufferTable& table) {
-    const CudaDriver& cu = gpu_->cu;
-    Launch l;
-    l.step = &step;
-    l.function = module.function(step.entry);
-    int max_threads = 0;
-    cu.check(cu.func_get_attribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, l.function),
-             "reading the block size limit of '" + step.entry + "'");
-    const uint64_t threads = uint64_t{step.block.x} * step.block.y * step.block.z;
-    if (threads > static_cast<uint64_t>(max_threads)) {
-      throw std::runtime_error("kernel '" + step.entry + "' can run at most " + std::to_string(max_threads) +
-                               " threads per block with its register use; the plan asks for " + std::to_string(threads));
-    }
-    if (step.shared_bytes > 48 * 1024) {
-      cu.check(cu.func_set_attribute(l.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                     static_cast<int>(step.shared_bytes)),
-               "allowing " + std::to_string(step.shared_bytes) + " bytes of dynamic shared memory");
-    }
-    l.slots.resize(step.args.size());
-    for (size_t a = 0; a < step.args.size(); ++a) {
-      const KernelArg& arg = step.args[a];
-      if (!arg.buffer.empty()) {
-        const CUdeviceptr address = table.at(arg.buffer);
-        std::memcpy(&l.slots[a], &address, sizeof address);
-      } else {
-        std::visit([&](auto v) { std::memcpy(&l.slots[a], &v, sizeof v); }, arg.scalar);
-      }
-    }
-    return l;
-  }
-
-  static std::vector<PlanOp> straight_program(size_t steps) {
-    std::vector<PlanOp> once;
-    for (size_t i = 0; i < steps; ++i) once.push_back(PlanOp::run(i));
-    return once;
-  }
-
-  // The int32 at `index` of a buffer, once the stream has finished what it was given.
-  int32_t read_counter(const BufferTable& table, const std::string& buffer, uint32_t index) {
-    const CudaDriver& cu = gpu_->cu;
-    if ((uint64_t{index} + 1) * sizeof(int32_t) > table.size.at(buffer)) return 0;
-    cu.check(cu.stream_synchronize(gpu_->stream.get()), "waiting for a counter");
-    int32_t value = 0;
-    cu.check(cu.memcpy_dtoh(&value, table.at(buffer) + uint64_t{index} * sizeof value, sizeof value), "reading a counter");
-    return value;
-  }
-
-  // Enqueues a plan's program (kernels/launch_plan.h); a loop waits for its stopping counter.
-  void run_program(const std::vector<PlanOp>& ops, std::vector<Launch>& launches, const BufferTable& table,
-                   int32_t iteration) {
-    const CudaDriver& cu = gpu_->cu;
-    const CUstream stream = gpu_->stream.get();
-    const auto counter = [&](const std::string& buffer, uint32_t index) { return read_counter(table, buffer, index); };
-    for (const PlanOp& op : ops) {
-      switch (op.kind) {
-        case PlanOp::Kind::Launch: {
-          Launch& l = launches.at(op.launch);
-          const std::optional<LaunchStep> s = resolve_launch(*l.step, iteration, counter);
-          if (!s) break;
-          std::vector<void*> params;  // cuLaunchKernel copies the values: the slots may change after
-          for (size_t a = 0; a < l.slots.size(); ++a) {
-            if (l.step->args[a].iteration) std::memcpy(&l.slots[a], &iteration, sizeof iteration);
-            params.push_back(&l.slots[a]);
-          }
-          cu.check(cu.launch_kernel(l.function, s->grid.x, s->grid.y, s->grid.z, s->block.x, s->block.y, s->block.z,
-                                    s->shared_bytes, stream, params.data(), nullptr),
-                   "launching '" + s->entry + "'");
-          break;
-        }
-        case PlanOp::Kind::Fill:
-          cu.check(cu.memset_d32_async(table.at(op.buffer), op.word, table.size.at(op.buffer) / 4, stream),
-                   "filling '" + op.buffer + "'");
-          break;
-        case PlanOp::Kind::Copy:
-          cu.check(cu.memcpy_dtod_async(table.at(op.buffer), table.at(op.from), table.size.at(op.from), stream),
-                   "copying '" + op.from + "' to '" + op.buffer + "'");
-          break;
-        case PlanOp::Kind::Loop:
-          for (int i = 0; i < op.max_iterations; ++i) {
-            run_program(op.body, launches, table, i);
-            if (read_counter(table, op.until_zero, 0) == 0) break;
-          }
-          break;
-      }
-    }
   }
 
   // The worker's cuSPARSE handle, made on first use.

@@ -1,0 +1,102 @@
+#include "gpu/plan_runner.h"
+
+#include <cstring>
+#include <optional>
+#include <stdexcept>
+#include <variant>
+
+namespace ktune {
+
+CUdeviceptr BufferTable::at(const std::string& name) const {
+  auto it = address.find(name);
+  if (it == address.end()) throw std::runtime_error("the plan names no buffer '" + name + "'");
+  return it->second;
+}
+
+PlanRunner::PlanRunner(const CudaDriver& cu, const CudaModule& module, const std::vector<LaunchStep>& steps,
+                       std::vector<PlanOp> program, const BufferTable& table)
+    : cu_(cu), table_(table), program_(std::move(program)) {
+  for (const LaunchStep& step : steps) launches_.push_back(prepare_launch(module, step));
+  if (program_.empty())
+    for (size_t i = 0; i < steps.size(); ++i) program_.push_back(PlanOp::run(i));
+}
+
+PlanRunner::Launch PlanRunner::prepare_launch(const CudaModule& module, const LaunchStep& step) const {
+  Launch l;
+  l.step = &step;
+  l.function = module.function(step.entry);
+  int max_threads = 0;
+  cu_.check(cu_.func_get_attribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, l.function),
+            "reading the block size limit of '" + step.entry + "'");
+  const uint64_t threads = uint64_t{step.block.x} * step.block.y * step.block.z;
+  if (threads > static_cast<uint64_t>(max_threads)) {
+    throw std::runtime_error("kernel '" + step.entry + "' can run at most " + std::to_string(max_threads) +
+                             " threads per block with its register use; the plan asks for " + std::to_string(threads));
+  }
+  if (step.shared_bytes > 48 * 1024) {
+    cu_.check(cu_.func_set_attribute(l.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                     static_cast<int>(step.shared_bytes)),
+              "allowing " + std::to_string(step.shared_bytes) + " bytes of dynamic shared memory");
+  }
+  l.slots.resize(step.args.size());
+  for (size_t a = 0; a < step.args.size(); ++a) {
+    const KernelArg& arg = step.args[a];
+    if (!arg.buffer.empty()) {
+      const CUdeviceptr address = table_.at(arg.buffer);
+      std::memcpy(&l.slots[a], &address, sizeof address);
+    } else {
+      std::visit([&](auto v) { std::memcpy(&l.slots[a], &v, sizeof v); }, arg.scalar);
+    }
+  }
+  return l;
+}
+
+// The int32 at `index` of a buffer, once the stream has finished what it was given.
+int32_t PlanRunner::read_counter(CUstream stream, const std::string& buffer, uint32_t index) const {
+  if ((uint64_t{index} + 1) * sizeof(int32_t) > table_.size.at(buffer)) return 0;
+  cu_.check(cu_.stream_synchronize(stream), "waiting for a counter");
+  int32_t value = 0;
+  cu_.check(cu_.memcpy_dtoh(&value, table_.at(buffer) + uint64_t{index} * sizeof value, sizeof value),
+            "reading a counter");
+  return value;
+}
+
+void PlanRunner::run(CUstream stream) { run_ops(program_, stream, 0); }
+
+void PlanRunner::run_ops(const std::vector<PlanOp>& ops, CUstream stream, int32_t iteration) {
+  const auto counter = [&](const std::string& buffer, uint32_t index) { return read_counter(stream, buffer, index); };
+  for (const PlanOp& op : ops) {
+    switch (op.kind) {
+      case PlanOp::Kind::Launch: {
+        Launch& l = launches_.at(op.launch);
+        const std::optional<LaunchStep> s = resolve_launch(*l.step, iteration, counter);
+        if (!s) break;
+        std::vector<void*> params;  // cuLaunchKernel copies the values: the slots may change after
+        for (size_t a = 0; a < l.slots.size(); ++a) {
+          if (l.step->args[a].iteration) std::memcpy(&l.slots[a], &iteration, sizeof iteration);
+          params.push_back(&l.slots[a]);
+        }
+        cu_.check(cu_.launch_kernel(l.function, s->grid.x, s->grid.y, s->grid.z, s->block.x, s->block.y, s->block.z,
+                                    s->shared_bytes, stream, params.data(), nullptr),
+                  "launching '" + s->entry + "'");
+        break;
+      }
+      case PlanOp::Kind::Fill:
+        cu_.check(cu_.memset_d32_async(table_.at(op.buffer), op.word, table_.size.at(op.buffer) / 4, stream),
+                  "filling '" + op.buffer + "'");
+        break;
+      case PlanOp::Kind::Copy:
+        cu_.check(cu_.memcpy_dtod_async(table_.at(op.buffer), table_.at(op.from), table_.size.at(op.from), stream),
+                  "copying '" + op.from + "' to '" + op.buffer + "'");
+        break;
+      case PlanOp::Kind::Loop:
+        for (int i = 0; i < op.max_iterations; ++i) {
+          run_ops(op.body, stream, i);
+          if (read_counter(stream, op.until_zero, 0) == 0) break;
+        }
+        break;
+    }
+  }
+}
+
+}  // namespace ktune
