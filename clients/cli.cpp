@@ -77,10 +77,13 @@ std::string uploaded_id(KtuneClient& client, const std::string& file) {
 }
 
 int run_tune(KtuneClient& client, const CliArgs& args, CliIo& io) {
-  const json workload =
-      args.generator ? *args.generator : json{{"upload", uploaded_id(client, args.file)}};
   // Never "wait": true: polling the job is what lets the CLI show progress.
-  json request{{"kernel", args.kernel}, {"dtype", args.dtype}, {"workload", workload}, {"wait", false}};
+  json request{{"kernel", args.kernel}, {"wait", false}};
+  // Neither FILE nor --generator: a dense kernel, whose workload is its problem's shape.
+  if (args.generator) request["workload"] = *args.generator;
+  else if (!args.file.empty()) request["workload"] = json{{"upload", uploaded_id(client, args.file)}};
+  if (args.dtype_given) request["dtype"] = args.dtype;
+  if (args.problem) request["problem"] = *args.problem;
   if (args.budget) request["budget"] = {{"measurements", *args.budget}};
 
   const json answer = client.tune(request);

@@ -17,7 +17,9 @@ const std::map<std::string, CommandSpec>& command_specs() {
   static const std::map<std::string, CommandSpec> specs{
       {"upload", {Command::Upload, {"--json"}}},
       {"tune",
-       {Command::Tune, {"--generator", "--kernel", "--dtype", "--wait", "--budget", "--json"}}},
+       {Command::Tune,
+        {"--generator", "--kernel", "--dtype", "--problem", "--m", "--n", "--k", "--batch", "--layout", "--wait",
+         "--budget", "--json"}}},
       {"job", {Command::Job, {"--wait", "--json"}}},
       {"cancel", {Command::Cancel, {"--json"}}},
       {"lookup", {Command::Lookup, {"--signature", "--kernel", "--dtype", "--device", "--json"}}},
@@ -58,15 +60,41 @@ json parse_generator(const std::string& text) {
   return spec;
 }
 
+json parse_problem(const std::string& text) {
+  json problem = json::parse(text, nullptr, false);
+  if (!problem.is_object()) throw UsageError("--problem wants a JSON object such as '{\"sources\": [0]}'");
+  return problem;
+}
+
+// --m 384 is --problem '{"m": 384}' (merged with --problem's fields): the shape of a dense kernel.
+bool is_problem_field(const std::string& option) {
+  return option == "--m" || option == "--n" || option == "--k" || option == "--batch" || option == "--layout";
+}
+
+void set_problem_field(CliArgs& out, const std::string& option, const std::string& value) {
+  if (!out.problem) out.problem = json::object();
+  const bool digits = !value.empty() && value.size() <= 18 &&
+                      std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
+  // Numbers as numbers, anything else as text: the server says what the field accepts.
+  (*out.problem)[option.substr(2)] = digits ? json(std::stoll(value)) : json(value);
+}
+
 void apply_option(CliArgs& out, const std::string& option, const std::string& value) {
+  if (is_problem_field(option)) return set_problem_field(out, option, value);
   if (option == "--wait") out.wait = true;
   else if (option == "--json") out.json = true;
   else if (option == "--generator") out.generator = parse_generator(value);
   else if (option == "--kernel") out.kernel = value;
   else if (option == "--dtype") out.dtype = value;
+  else if (option == "--problem") {
+    json given = parse_problem(value);
+    if (out.problem) given.update(*out.problem);  // the field flags given so far win
+    out.problem = given;
+  }
   else if (option == "--signature") out.signature = value;
   else if (option == "--device") out.device = value;
   else if (option == "--budget") out.budget = parse_budget(value);
+  out.dtype_given = out.dtype_given || option == "--dtype";
 }
 
 void expect_positionals(const std::vector<std::string>& positionals, size_t most,
@@ -101,7 +129,9 @@ void check_command(CliArgs& args, const std::string& name,
     case Command::Tune:
       expect_positionals(positionals, 1, name);
       if (!positionals.empty()) args.file = positionals[0];
-      expect_file_or(args, args.generator.has_value(), name, "--generator JSON");
+      // A dense kernel (gemm) has no workload but its problem: neither is fine with a problem.
+      if (!(args.file.empty() && !args.generator && args.problem))
+        expect_file_or(args, args.generator.has_value(), name, "--generator JSON");
       break;
     case Command::Lookup:
       expect_positionals(positionals, 1, name);
@@ -203,9 +233,14 @@ Talks to a ktuned daemon (default $KTUNE_SERVER, else 127.0.0.1:8077).
 commands:
   upload FILE                   upload a Matrix Market file (.mtx or .mtx.gz)
   tune FILE|--generator JSON    tune a kernel for an uploaded FILE or a generated workload
-       [--kernel K] [--dtype D] [--wait] [--budget N]
-                                K defaults to spmv, D to f32; N caps the measurements;
-                                --wait follows the job to its end with a progress display
+       [--kernel K] [--dtype D] [--problem JSON] [--wait] [--budget N]
+                                K defaults to spmv, D to the kernel's first dtype (f32 for
+                                spmv); JSON is its problem, e.g. '{"sources": [0]}' for bfs;
+                                N caps the measurements; --wait follows the job to its end
+                                with a progress display
+  tune --kernel gemm --m M --n N --k K [--batch B] [--layout nn|nt|tn|tt] [--dtype bf16]
+                                a dense kernel: no FILE, its workload is its problem's shape
+                                (--m/--n/--k/--batch/--layout are fields of --problem)
   job ID [--wait]               show a tuning job, or follow it to its end
   cancel ID                     cancel a queued or running job
   lookup FILE|--signature S     the stored answer for a workload, without tuning

@@ -26,6 +26,8 @@ struct CliArgs {
   std::string job_id;                       // job, cancel
   std::string kernel = "spmv";
   std::string dtype = "f32";
+  bool dtype_given = false;                 // tune sends --dtype only when given: else the kernel's own
+  std::optional<nlohmann::json> problem;    // tune --problem: the family's parameters
   std::optional<std::string> device;  // lookup --device: another device's fingerprint; calibrate --device: an id
   std::optional<long> budget;         // tune --budget: measurements
   bool wait = false;

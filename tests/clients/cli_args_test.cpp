@@ -30,6 +30,29 @@ TEST(CliArgs, TuneAFileWithEveryOption) {
   EXPECT_TRUE(a.json);
 }
 
+TEST(CliArgs, TuneTakesAProblemAsAJsonObject) {
+  const CliArgs a = parse({"tune", "--generator", R"({"generator": "rmat"})", "--kernel", "bfs", "--problem",
+                           R"({"sources": [0, 3], "parents": true})"});
+  ASSERT_TRUE(a.problem.has_value());
+  EXPECT_EQ((*a.problem)["sources"], nlohmann::json::array({0, 3}));
+  EXPECT_FALSE(a.dtype_given);
+  EXPECT_TRUE(parse({"tune", "m.mtx", "--dtype", "i32"}).dtype_given);
+  EXPECT_THROW(parse({"tune", "m.mtx", "--problem", "[0]"}), UsageError);
+  EXPECT_THROW(parse({"lookup", "m.mtx", "--problem", "{}"}), UsageError);
+}
+
+TEST(CliArgs, TuneADenseKernelByItsShape) {
+  const CliArgs a = parse({"tune", "--kernel", "gemm", "--m", "384", "--n", "384", "--k", "16384", "--dtype", "bf16"});
+  EXPECT_EQ(a.command, Command::Tune);
+  EXPECT_TRUE(a.file.empty());
+  EXPECT_FALSE(a.generator.has_value());
+  ASSERT_TRUE(a.problem.has_value());
+  EXPECT_EQ(*a.problem, (nlohmann::json{{"m", 384}, {"n", 384}, {"k", 16384}}));
+  const CliArgs b = parse({"tune", "--kernel", "gemm", "--layout", "nt", "--problem", R"({"m": 8, "layout": "nn"})"});
+  EXPECT_EQ(*b.problem, (nlohmann::json{{"m", 8}, {"layout", "nt"}}));  // the field flag wins
+  EXPECT_THROW(parse({"tune", "--m", "8", "--generator", R"({"generator": "rmat"})", "m.mtx"}), UsageError);
+}
+
 TEST(CliArgs, TuneDefaultsToSpmvF32WithoutWaitOrBudget) {
   const CliArgs a = parse({"tune", "m.mtx"});
   EXPECT_EQ(a.kernel, "spmv");

@@ -55,6 +55,20 @@ TEST(Cli, UploadPrintsTheIdAndSendsTheFile) {
   EXPECT_EQ(server.seen().uploads, std::vector<std::string>{kMatrix});
 }
 
+TEST(Cli, TuneSendsTheProblemAndLeavesTheDtypeToTheKernelUnlessGiven) {
+  FakeKtuned server;
+  // The fake daemon knows spmv only: it records the request and refuses it.
+  ktune({"--server", server.address(), "tune", "--generator", kGenerator, "--kernel", "bfs", "--problem",
+         R"({"sources": [0]})"});
+  const json sent = server.seen().last_tune_request;
+  EXPECT_EQ(sent["kernel"], "bfs");
+  EXPECT_EQ(sent["problem"], (json{{"sources", {0}}}));
+  EXPECT_FALSE(sent.contains("dtype")) << sent.dump();
+  ASSERT_EQ(ktune({"--server", server.address(), "tune", "--generator", kGenerator, "--dtype", "f64"}).status,
+            kExitSuccess);
+  EXPECT_EQ(server.seen().last_tune_request["dtype"], "f64");
+}
+
 TEST(Cli, TuneWithWaitPollsUntilDoneAndPrintsTheAnswer) {
   FakeKtuned server;
   const CliRun run = ktune({"--server", server.address(), "tune", "--generator", kGenerator, "--wait",

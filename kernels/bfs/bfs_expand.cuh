@@ -1,0 +1,181 @@
+// The edge expansion of a level, in five load-balancing schedules (KT_BALANCE). A kernel hands
+// expand() an operation over a range of `items` (frontier queue slots, or vertex ids):
+//   bool vertex(int item, int& v, int& begin, int& end): whether the item is a vertex to
+//     expand, and the range of its edges;
+//   bool edge(int v, int e): visits edge e of v; true when v needs no more of its edges (a
+//     pull that found a parent).
+// A block covers KT_TILE_ITEMS items (BfsConfig::tile_items on the host sizes the grid).
+#if KT_BALANCE == BALANCE_WARP
+#define KT_TILE_ITEMS ((KT_BLOCK / 32) * KT_COARSEN)
+#elif KT_BALANCE == BALANCE_BLOCK
+#define KT_TILE_ITEMS KT_COARSEN
+#else
+#define KT_TILE_ITEMS (KT_BLOCK * KT_COARSEN)
+#endif
+
+// Thread per vertex (KT_COARSEN of them, a block apart): no cooperation, best on short, even degrees.
+template <class Op>
+__device__ __forceinline__ void expand_thread(const Op& op, int items) {
+  const int first = blockIdx.x * KT_TILE_ITEMS + threadIdx.x;
+#pragma unroll
+  for (int c = 0; c < KT_COARSEN; ++c) {
+    const int item = first + c * KT_BLOCK;
+    int v, begin, end;
+    if (item < items && op.vertex(item, v, begin, end)) {
+      for (int e = begin; e < end; ++e)
+        if (op.edge(v, e)) break;
+    }
+  }
+}
+
+// Warp per vertex: the lanes read 32 edges at a time, coalesced; a pull stops at the first
+// round that finds a parent. Lane 0's view of the vertex is the warp's.
+template <class Op>
+__device__ __forceinline__ void expand_warp(const Op& op, int items) {
+  const int lane = threadIdx.x % 32;
+  const int first = blockIdx.x * KT_TILE_ITEMS + threadIdx.x / 32;
+  for (int c = 0; c < KT_COARSEN; ++c) {
+    const int item = first + c * (KT_BLOCK / 32);
+    int v = 0, begin = 0, end = 0;
+    const bool active = item < items && op.vertex(item, v, begin, end);
+    if (!__shfl_sync(KT_FULL_MASK, (int)active, 0)) continue;
+    v = __shfl_sync(KT_FULL_MASK, v, 0);
+    begin = __shfl_sync(KT_FULL_MASK, begin, 0);
+    end = __shfl_sync(KT_FULL_MASK, end, 0);
+    for (int base = begin; base < end; base += 32) {
+      const bool done = base + lane < end && op.edge(v, base + lane);
+      if (__any_sync(KT_FULL_MASK, done)) break;
+    }
+  }
+}
+
+// Block per vertex: for the hubs of a power-law graph. Thread 0 reads the vertex for the block;
+// two barriers a round keep a pull's early stop the same for every thread.
+template <class Op>
+__device__ __forceinline__ void expand_block(const Op& op, int items) {
+  __shared__ int shared_vertex, shared_begin, shared_end, stop;
+  for (int c = 0; c < KT_COARSEN; ++c) {
+    const int item = blockIdx.x * KT_TILE_ITEMS + c;
+    __syncthreads();  // the previous vertex's readers are done with the shared slots
+    if (threadIdx.x == 0) {
+      int v = 0, begin = 0, end = 0;
+      if (!(item < items && op.vertex(item, v, begin, end))) begin = end = 0;
+      shared_vertex = v;
+      shared_begin = begin;
+      shared_end = end;
+      stop = 0;
+    }
+    __syncthreads();
+    const int v = shared_vertex, end = shared_end;
+    for (int base = shared_begin; base < end; base += KT_BLOCK) {
+      if (base + (int)threadIdx.x < end && op.edge(v, base + threadIdx.x)) stop = 1;
+      __syncthreads();
+      const bool done = stop;
+      __syncthreads();
+      if (done) break;
+    }
+  }
+}
+
+// Exclusive prefix sum of `value` over a group of Group threads (a warp, or the whole block),
+// and the group's total.
+template <int Group>
+__device__ __forceinline__ int group_exclusive_scan(int value, int& total) {
+  const int lane = threadIdx.x % 32;
+  int inclusive = value;
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2) {
+    const int up = __shfl_up_sync(KT_FULL_MASK, inclusive, d);
+    if (lane >= d) inclusive += up;
+  }
+  if (Group == 32) {
+    total = __shfl_sync(KT_FULL_MASK, inclusive, 31);
+    return inclusive - value;
+  }
+  __shared__ int warp_total[KT_BLOCK / 32];
+  const int warp = threadIdx.x / 32;
+  if (lane == 31) warp_total[warp] = inclusive;
+  __syncthreads();
+  int before = 0;
+  total = 0;
+  for (int w = 0; w < KT_BLOCK / 32; ++w) {
+    const int t = warp_total[w];
+    if (w < warp) before += t;
+    total += t;
+  }
+  return before + inclusive - value;
+}
+
+template <int Group>
+__device__ __forceinline__ void group_sync() {
+  if (Group == 32) {
+    __syncwarp();
+  } else {
+    __syncthreads();
+  }
+}
+
+// A group of Group threads takes Group * KT_COARSEN items; their edges, concatenated, go to the
+// group's threads in turn, so every thread visits the same number of edges whatever the
+// degrees (nonzero splitting within the tile, digest-004 §2.4.2 variant B). With Group 32 this
+// is warp segmentation over a frontier (KiTES's dynamic assignment, digest-003 §2.4): each
+// edge finds its vertex by a binary search over the warp's prefix sums in shared memory.
+template <int Group, class Op>
+__device__ __forceinline__ void expand_flat(const Op& op, int items) {
+  constexpr int kSlots = Group * KT_COARSEN;
+  __shared__ int first_edge[KT_BLOCK * KT_COARSEN];  // of each slot, in the group's concatenation
+  __shared__ int begin_of[KT_BLOCK * KT_COARSEN];
+  __shared__ int vertex_of[KT_BLOCK * KT_COARSEN];
+  const int rank = threadIdx.x % Group;
+  const int group_slots = (threadIdx.x - rank) * KT_COARSEN;
+  const int first_item = blockIdx.x * KT_TILE_ITEMS + threadIdx.x * KT_COARSEN;
+  int degree[KT_COARSEN];
+  int count = 0;
+#pragma unroll
+  for (int c = 0; c < KT_COARSEN; ++c) {
+    int v = 0, begin = 0, end = 0;
+    const bool active = first_item + c < items && op.vertex(first_item + c, v, begin, end);
+    degree[c] = active ? end - begin : 0;
+    begin_of[threadIdx.x * KT_COARSEN + c] = begin;
+    vertex_of[threadIdx.x * KT_COARSEN + c] = v;
+    count += degree[c];
+  }
+  int total;
+  int run = group_exclusive_scan<Group>(count, total);
+#pragma unroll
+  for (int c = 0; c < KT_COARSEN; ++c) {
+    first_edge[threadIdx.x * KT_COARSEN + c] = run;
+    run += degree[c];
+  }
+  group_sync<Group>();
+  const int* offsets = first_edge + group_slots;
+  for (int k = rank; k < total; k += Group) {
+    // The last slot whose edges start at or before k: a slot without edges starts where its
+    // successor does, so the search passes over it.
+    int lo = 0, hi = kSlots - 1;
+    while (lo < hi) {
+      const int mid = (lo + hi + 1) / 2;
+      if (offsets[mid] <= k) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    op.edge(vertex_of[group_slots + lo], begin_of[group_slots + lo] + k - offsets[lo]);
+  }
+}
+
+template <class Op>
+__device__ __forceinline__ void expand(const Op& op, int items) {
+#if KT_BALANCE == BALANCE_THREAD
+  expand_thread(op, items);
+#elif KT_BALANCE == BALANCE_WARP
+  expand_warp(op, items);
+#elif KT_BALANCE == BALANCE_BLOCK
+  expand_block(op, items);
+#elif KT_BALANCE == BALANCE_SEGMENT
+  expand_flat<32>(op, items);
+#else
+  expand_flat<KT_BLOCK>(op, items);
+#endif
+}

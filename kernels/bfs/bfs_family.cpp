@@ -1,0 +1,171 @@
+#include "kernels/bfs/bfs_family.h"
+
+#include <chrono>
+
+#include "kernel_templates.h"
+#include "kernels/bfs/bfs_config.h"
+#include "kernels/bfs/bfs_estimate.h"
+#include "kernels/bfs/bfs_graph_inputs.h"
+#include "kernels/bfs/bfs_plan.h"
+#include "kernels/bfs/bfs_problem.h"
+#include "kernels/bfs/bfs_verify.h"
+#include "workload/breadth_first.h"
+
+namespace ktune {
+
+namespace {
+
+BfsShape shape_of(const CsrF64& graph, const Problem& p) {
+  return {vertex_count(graph), graph.nnz(), bfs_sources(graph, p), bfs_outputs_parents(p)};
+}
+
+const DeviceBuffer* find_input(const LaunchPlan& plan, const char* name) {
+  const DeviceBuffer* b = plan.buffer(name);
+  return b && !b->bytes.empty() ? b : nullptr;
+}
+
+}  // namespace
+
+std::string BfsFamily::description() const {
+  return "Breadth-first search from each source in turn (depths, and parents on request) on a graph's CSR "
+         "adjacency: the frontier as a queue, a bitmap or a hybrid switching on its size; push, pull (over "
+         "in-edges) or direction-optimising (Beamer's alpha and beta); edges expanded by a thread, warp or block "
+         "per vertex, warp segmentation, or spread evenly over a block's tile";
+}
+
+ProblemSchema BfsFamily::problem_schema() const { return bfs_problem_schema(); }
+
+std::vector<Precision> BfsFamily::precisions() const { return {Precision::uniform(Dtype::I32)}; }
+
+void BfsFamily::check_problem(const Workload& w, const Problem& p) const { check_bfs_problem(w.matrix, p); }
+
+ParameterSpace BfsFamily::space(const Problem&) const { return bfs_space(); }
+
+KernelSource BfsFamily::source(const Problem& p, const Config& config) const {
+  const BfsConfig c = BfsConfig::from(config);
+  KernelSource s;
+  s.code = std::string(templates::k_bfs_common_cuh) + std::string(templates::k_bfs_expand_cuh) +
+           std::string(templates::k_bfs_control_cu);
+  s.entries = {"bfs_start", "bfs_level_end"};
+  if (c.pushes_queue() || c.pushes_bitmap()) {
+    s.code += templates::k_bfs_push_cu;
+    if (c.pushes_queue()) s.entries.push_back("bfs_push_queue");
+    if (c.pushes_bitmap()) s.entries.push_back("bfs_push_bitmap");
+  }
+  if (c.pulls()) {
+    s.code += templates::k_bfs_pull_cu;
+    s.entries.push_back("bfs_pull");
+  }
+  if (c.converts()) {
+    s.entries.push_back("bfs_queue_to_bitmap");
+    s.entries.push_back("bfs_bitmap_to_queue");
+  }
+  s.options = {"-DKT_BLOCK=" + std::to_string(c.block),
+               "-DKT_COARSEN=" + std::to_string(c.coarsen),
+               "-DKT_BALANCE=" + std::to_string(static_cast<int>(c.balance)),
+               "-DKT_FRONTIER=" + std::to_string(static_cast<int>(c.frontier)),
+               "-DKT_DIRECTION=" + std::to_string(static_cast<int>(c.direction)),
+               "-DKT_DENSE_SHIFT=" + std::to_string(c.dense_shift),
+               "-DKT_ALPHA=" + std::to_string(c.alpha),
+               "-DKT_BETA=" + std::to_string(c.beta),
+               std::string("-DKT_PARENTS=") + (bfs_outputs_parents(p) ? "1" : "0")};
+  return s;
+}
+
+std::vector<LaunchStep> BfsFamily::launches(const Workload& w, const Problem& p, const Config& config) const {
+  return bfs_launches(shape_of(w.matrix, p), BfsConfig::from(config));
+}
+
+std::vector<PlanOp> BfsFamily::program(const Workload& w, const Problem& p, const Config& config) const {
+  return bfs_program(shape_of(w.matrix, p), BfsConfig::from(config));
+}
+
+LaunchPlan BfsFamily::plan_with(const Workload& w, const Problem& p, const Config& config,
+                                std::vector<DeviceBuffer> inputs, const LaunchPlan* previous) const {
+  const BfsConfig c = BfsConfig::from(config);
+  const BfsShape shape = shape_of(w.matrix, p);
+  LaunchPlan plan;
+  plan.family = name();
+  plan.problem = p;
+  if (c.pulls()) {
+    const DeviceBuffer* in_row_ptr = previous ? find_input(*previous, "in_row_ptr") : nullptr;
+    const DeviceBuffer* in_col_idx = previous ? find_input(*previous, "in_col_idx") : nullptr;
+    if (in_row_ptr && in_col_idx) {
+      inputs.push_back(*in_row_ptr);
+      inputs.push_back(*in_col_idx);
+      plan.prepare_seconds = previous->prepare_seconds;
+    } else {
+      const auto start = std::chrono::steady_clock::now();
+      for (DeviceBuffer& b : bfs_in_edges(w.matrix, inputs)) inputs.push_back(std::move(b));
+      // The transpose a pull reads is this configuration's host preprocessing.
+      plan.prepare_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+  }
+  plan.buffers = std::move(inputs);
+  for (DeviceBuffer& b : bfs_work_buffers(shape)) plan.buffers.push_back(std::move(b));
+  // One row of n per source, in the problem's order (a client reads source k's depths at k·n).
+  // The sources run in turn, as a client running one BFS per source would, so the measured time
+  // is their sum; one buffer per output keeps the answer's shape the same for any number of them.
+  const size_t elements = static_cast<size_t>(shape.vertices) * shape.sources.size();
+  plan.outputs = {{"depths", elements, Dtype::I32}};
+  if (shape.parents) plan.outputs.push_back({"parents", elements, Dtype::I32});
+  plan.check_data["row_ptr"] = plan.buffer("row_ptr")->bytes;
+  plan.check_data["col_idx"] = plan.buffer("col_idx")->bytes;
+  plan.steps = bfs_launches(shape, c);
+  plan.program = bfs_program(shape, c);
+  return plan;
+}
+
+LaunchPlan BfsFamily::prepare(const Workload& w, const Problem& p, const Config& config) const {
+  return plan_with(w, p, config, bfs_out_edges(w.matrix), nullptr);
+}
+
+LaunchPlan BfsFamily::prepare_next(const Workload& w, const Problem& p, const Config& config,
+                                   const LaunchPlan& previous) const {
+  std::vector<DeviceBuffer> out_edges;
+  for (const char* name : {"row_ptr", "col_idx"}) {
+    const DeviceBuffer* shared = find_input(previous, name);
+    if (!shared) return prepare(w, p, config);
+    out_edges.push_back(*shared);  // shares the bytes and their hash
+  }
+  return plan_with(w, p, config, std::move(out_edges), &previous);
+}
+
+Reference BfsFamily::reference(const Workload& w, const Problem& p) const {
+  const BfsShape shape = shape_of(w.matrix, p);
+  Reference r;
+  std::vector<double>& depths = r["depths"];
+  std::vector<double>* parents = shape.parents ? &r["parents"] : nullptr;
+  for (int32_t source : shape.sources) {
+    const BreadthFirst bfs = breadth_first(w.matrix, source);
+    depths.insert(depths.end(), bfs.depth.begin(), bfs.depth.end());
+    if (parents) parents->insert(parents->end(), bfs.parent.begin(), bfs.parent.end());
+  }
+  return r;
+}
+
+Verdict BfsFamily::verify(const Problem&, const PlanOutput& output, std::string_view got,
+                          const std::vector<double>& expected, const CheckData& data) const {
+  if (output.buffer == "parents") return check_bfs_parents(got, expected, data);
+  return check_exact_output(got, output.dtype, expected);
+}
+
+WorkEstimate BfsFamily::estimate(const Workload& w, const Problem& p, const Config& config) const {
+  return estimate_bfs(w.matrix, shape_of(w.matrix, p), BfsConfig::from(config));
+}
+
+double BfsFamily::flops(const Workload& w, const Problem& p) const {
+  return static_cast<double>(bfs_sources(w.matrix, p).size()) *
+         static_cast<double>(std::max<int64_t>(w.matrix.nnz(), 1));
+}
+
+double BfsFamily::min_bytes(const Workload& w, const Problem& p) const { return bfs_min_bytes(shape_of(w.matrix, p)); }
+
+std::vector<std::string_view> BfsFamily::templates() const {
+  return {templates::k_bfs_common_cuh, templates::k_bfs_expand_cuh, templates::k_bfs_control_cu,
+          templates::k_bfs_push_cu, templates::k_bfs_pull_cu};
+}
+
+std::unique_ptr<KernelFamily> make_bfs_family() { return std::make_unique<BfsFamily>(); }
+
+}  // namespace ktune

@@ -1,0 +1,44 @@
+#pragma once
+// The BFS family: breadth-first search from each source of the problem on the workload's graph
+// (its CSR adjacency), depths and optionally parents; frontier representation, direction and
+// the edge expansion's load balancing tuned per graph (bfs_config.h).
+#include "kernels/kernel_family.h"
+
+namespace ktune {
+
+class BfsFamily : public KernelFamily {
+ public:
+  std::string name() const override { return "bfs"; }
+  std::string description() const override;
+  WorkloadKind workload_kind() const override { return WorkloadKind::Graph; }
+  ProblemSchema problem_schema() const override;
+  // Depths and parents are vertex ids and levels: i32 only.
+  std::vector<Precision> precisions() const override;
+  void check_problem(const Workload& w, const Problem& p) const override;
+  ParameterSpace space(const Problem& p) const override;
+  KernelSource source(const Problem& p, const Config& config) const override;
+  std::vector<LaunchStep> launches(const Workload& w, const Problem& p, const Config& config) const override;
+  std::vector<PlanOp> program(const Workload& w, const Problem& p, const Config& config) const override;
+  LaunchPlan prepare(const Workload& w, const Problem& p, const Config& config) const override;
+  // Reuses the previous plan's graph buffers (and its in-edges, when it has them).
+  LaunchPlan prepare_next(const Workload& w, const Problem& p, const Config& config,
+                          const LaunchPlan& previous) const override;
+  Reference reference(const Workload& w, const Problem& p) const override;
+  // Depths exactly; parents for what they mean (bfs_verify.h).
+  Verdict verify(const Problem& p, const PlanOutput& output, std::string_view got, const std::vector<double>& expected,
+                 const CheckData& data) const override;
+  WorkEstimate estimate(const Workload& w, const Problem& p, const Config& config) const override;
+  // No arithmetic: one comparison per edge scanned, per source.
+  double flops(const Workload& w, const Problem& p) const override;
+  double min_bytes(const Workload& w, const Problem& p) const override;
+  CanonicalMoves canonical_moves(const Problem& p) const override;  // bfs_directions.cpp
+  std::vector<std::string_view> templates() const override;
+
+ private:
+  // The plan over the graph's out-edges `inputs`; a pull's in-edges come from `previous` when it
+  // has them, else are built here.
+  LaunchPlan plan_with(const Workload& w, const Problem& p, const Config& config, std::vector<DeviceBuffer> inputs,
+                       const LaunchPlan* previous) const;
+};
+
+}  // namespace ktune

@@ -1,0 +1,72 @@
+#include "kernels/cc/cc_estimate.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "kernels/cc/cc_undirected.h"
+#include "kernels/graph/lane_group_work.h"
+#include "workload/breadth_first.h"
+
+namespace ktune {
+
+namespace {
+
+constexpr int64_t kWarpSize = 32;
+constexpr double kSectorBytes = 32;
+constexpr double kIndexBytes = 4;
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+CcGraphDigest cc_graph_digest(const CsrF64& graph) {
+  const CsrF64 u = undirected_graph(graph);
+  CcGraphDigest g;
+  g.degrees.resize(static_cast<size_t>(u.rows));
+  for (int32_t v = 0; v < u.rows; ++v) {
+    g.degrees[static_cast<size_t>(v)] = u.row_length(v);
+    for (int32_t k = u.row_ptr[v]; k < u.row_ptr[v + 1]; ++k) g.pairs += u.col_idx[static_cast<size_t>(k)] > v;
+  }
+  g.adjacency = u.nnz();
+  if (u.rows > 0) g.depth = static_cast<int32_t>(breadth_first(u, 0).level_sizes.size()) - 1;
+  return g;
+}
+
+int64_t cc_expected_iterations(const CcGraphDigest& g, const CcConfig& c) {
+  const bool collapses = c.algorithm == CcAlgorithm::Hooking || c.jumps > 0;
+  const double hops = collapses ? std::ceil(std::log2(g.depth + 1.0)) : g.depth;
+  return static_cast<int64_t>(hops) + 2;  // the last one finds nothing left to do
+}
+
+WorkEstimate estimate_cc(const CcGraphDigest& g, const CcConfig& c) {
+  const auto n = static_cast<double>(g.degrees.size());
+  const auto iterations = static_cast<double>(cc_expected_iterations(g, c));
+  WorkEstimate e;
+  e.threads_per_block = c.block;
+  const bool by_vertex = c.schedule == CcSchedule::Vertex;
+  const int64_t items = by_vertex ? static_cast<int64_t>(g.degrees.size()) : g.pairs;
+  e.blocks = std::max<int64_t>(1, ceil_div(items, c.work_per_block()));
+  if (by_vertex) {
+    e.warp_work = lane_group_warp_work(g.degrees, c.block, c.lanes, c.items, e.blocks);
+  } else {
+    e.warp_work.assign(static_cast<size_t>(e.blocks * ceil_div(c.block, kWarpSize)), static_cast<double>(c.items));
+  }
+  for (double& w : e.warp_work) w *= iterations;
+  const double edge_pass = by_vertex
+                               ? kIndexBytes * (n + 1 + static_cast<double>(g.adjacency)) +
+                                     kSectorBytes * static_cast<double>(g.adjacency) + 2 * kIndexBytes * n
+                               : 2 * kIndexBytes * static_cast<double>(g.pairs) +
+                                     2 * kSectorBytes * static_cast<double>(g.pairs);
+  const double jumping = c.jumps > 0 ? 2 * kIndexBytes * n + kSectorBytes * n * c.jumps : 0;
+  e.dram_bytes = kIndexBytes * n + iterations * (edge_pass + jumping);
+  // The fill of the flag counts as a launch: it is a device operation of its own.
+  e.launches = static_cast<int32_t>(1 + iterations * (2 + (c.jumps > 0 ? 1 : 0)));
+  return e;
+}
+
+double cc_min_bytes(const CcGraphDigest& g) {
+  const auto n = static_cast<double>(g.degrees.size());
+  return kIndexBytes * (n + 1 + static_cast<double>(g.adjacency)) + kIndexBytes * n;
+}
+
+}  // namespace ktune

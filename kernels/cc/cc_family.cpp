@@ -1,0 +1,173 @@
+#include "kernels/cc/cc_family.h"
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+
+#include "kernel_templates.h"
+#include "kernels/cc/cc_reference.h"
+#include "kernels/cc/cc_undirected.h"
+#include "kernels/device_buffers.h"
+#include "workload/breadth_first.h"
+
+namespace ktune {
+
+namespace {
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+uint32_t grid_of(int64_t items, int64_t per_block) {
+  return static_cast<uint32_t>(std::max<int64_t>(1, ceil_div(items, per_block)));
+}
+
+// The device inputs of a schedule: the undirected CSR, or its edges once each as two arrays.
+std::vector<std::string> input_names(CcSchedule schedule) {
+  if (schedule == CcSchedule::Edge) return {"edge_u", "edge_v"};
+  return {"row_ptr", "col_idx"};
+}
+
+std::vector<DeviceBuffer> format_inputs(const CsrF64& graph, CcSchedule schedule) {
+  const CsrF64 undirected = undirected_graph(graph);
+  if (schedule == CcSchedule::Vertex)
+    return {index_buffer("row_ptr", undirected.row_ptr), index_buffer("col_idx", undirected.col_idx)};
+  EdgePairs pairs = undirected_edge_pairs(undirected);
+  // A graph without edges still gets buffers of one (unread) pair: no device buffer is empty.
+  if (pairs.u.empty()) pairs = {{0}, {0}};
+  return {index_buffer("edge_u", pairs.u), index_buffer("edge_v", pairs.v)};
+}
+
+// init, the edge pass, then pointer jumping when the configuration jumps.
+std::vector<LaunchStep> cc_launches(const CcConfig& c, int32_t vertices, int64_t pairs) {
+  const Dim3 block{static_cast<uint32_t>(c.block), 1, 1};
+  LaunchStep init{"cc_init", {grid_of(vertices, c.block), 1, 1}, block, 0,
+                  {KernelArg::of_scalar(vertices), KernelArg::of_buffer("label")}, {}};
+  LaunchStep pass;
+  pass.block = block;
+  if (c.schedule == CcSchedule::Vertex) {
+    pass.entry = "cc_vertex";
+    pass.grid.x = grid_of(vertices, c.work_per_block());
+    pass.args = {KernelArg::of_scalar(vertices), KernelArg::of_buffer("row_ptr"), KernelArg::of_buffer("col_idx")};
+  } else {
+    pass.entry = "cc_edge";
+    pass.grid.x = grid_of(pairs, c.work_per_block());
+    pass.args = {KernelArg::of_scalar(static_cast<int32_t>(pairs)), KernelArg::of_buffer("edge_u"),
+                 KernelArg::of_buffer("edge_v")};
+  }
+  pass.args.push_back(KernelArg::of_buffer("label"));
+  pass.args.push_back(KernelArg::of_buffer("changed"));
+  std::vector<LaunchStep> steps = {init, pass};
+  if (c.jumps > 0)
+    steps.push_back({"cc_jump", {grid_of(vertices, c.block), 1, 1}, block, 0,
+                     {KernelArg::of_scalar(vertices), KernelArg::of_buffer("label")}, {}});
+  return steps;
+}
+
+// Labels start as the vertices themselves; then iterations of the edge pass (and jumping)
+// until one finds every edge's ends labelled alike. Every iteration moves the smallest label
+// of a component at least one hop further, so vertices + 1 iterations always suffice.
+std::vector<PlanOp> cc_program(const CcConfig& c, int32_t vertices) {
+  std::vector<PlanOp> body = {PlanOp::fill("changed", 0), PlanOp::run(1)};
+  if (c.jumps > 0) body.push_back(PlanOp::run(2));
+  const int bound = static_cast<int>(std::min<int64_t>(int64_t{vertices} + 1, INT_MAX));
+  return {PlanOp::run(0), PlanOp::loop(std::move(body), "changed", bound)};
+}
+
+}  // namespace
+
+std::string CcFamily::description() const {
+  return "Connected components (weakly connected for a directed graph: edges taken both ways), an i32 label "
+         "per vertex: min-label propagation or Shiloach–Vishkin hooking with pointer jumping, the edge pass "
+         "a thread or a sub-warp of lanes per vertex (vertex) or a thread per edge (edge), looping on the "
+         "device until an iteration changes nothing";
+}
+
+std::shared_ptr<const CcGraphDigest> CcFamily::digest(const Workload& w) const {
+  return digests_.get(w.matrix, cc_graph_digest);
+}
+
+KernelSource CcFamily::source(const Problem&, const Config& config) const {
+  const CcConfig c = CcConfig::from(config);
+  KernelSource s;
+  s.code = std::string(templates::k_cc_common_cuh) + std::string(templates::k_cc_labels_cu) +
+           std::string(c.schedule == CcSchedule::Vertex ? templates::k_cc_vertex_cu : templates::k_cc_edge_cu);
+  s.entries = {c.schedule == CcSchedule::Vertex ? "cc_vertex" : "cc_edge", "cc_init"};
+  if (c.jumps > 0) s.entries.push_back("cc_jump");
+  s.options = {"-DKT_BLOCK=" + std::to_string(c.block), "-DKT_ITEMS=" + std::to_string(c.items),
+               "-DKT_LANES=" + std::to_string(c.lanes), "-DKT_JUMPS=" + std::to_string(c.jumps),
+               std::string("-DKT_HOOKING=") + (c.algorithm == CcAlgorithm::Hooking ? "1" : "0")};
+  return s;
+}
+
+std::vector<LaunchStep> CcFamily::launches(const Workload& w, const Problem&, const Config& config) const {
+  const CcConfig c = CcConfig::from(config);
+  return cc_launches(c, vertex_count(w.matrix), c.schedule == CcSchedule::Edge ? digest(w)->pairs : 0);
+}
+
+std::vector<PlanOp> CcFamily::program(const Workload& w, const Problem&, const Config& config) const {
+  return cc_program(CcConfig::from(config), vertex_count(w.matrix));
+}
+
+LaunchPlan CcFamily::plan_with(const Workload& w, const Problem& p, const Config& config,
+                               std::vector<DeviceBuffer> inputs, double convert_seconds) const {
+  const CcConfig c = CcConfig::from(config);
+  const int32_t n = vertex_count(w.matrix);
+  LaunchPlan plan;
+  plan.family = name();
+  plan.problem = p;
+  plan.buffers = std::move(inputs);
+  const int64_t pairs = c.schedule == CcSchedule::Edge ? digest(w)->pairs : 0;
+  plan.buffers.push_back(output_buffer("label", static_cast<size_t>(std::max(n, 1)), Dtype::I32));
+  plan.buffers.push_back(output_buffer("changed", 1, Dtype::I32));
+  plan.outputs = {{"label", static_cast<size_t>(n), Dtype::I32}};
+  plan.steps = cc_launches(c, n, pairs);
+  plan.program = cc_program(c, n);
+  plan.prepare_seconds = convert_seconds;
+  return plan;
+}
+
+LaunchPlan CcFamily::prepare(const Workload& w, const Problem& p, const Config& config) const {
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<DeviceBuffer> inputs = format_inputs(w.matrix, CcConfig::from(config).schedule);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return plan_with(w, p, config, std::move(inputs), seconds);
+}
+
+LaunchPlan CcFamily::prepare_next(const Workload& w, const Problem& p, const Config& config,
+                                  const LaunchPlan& previous) const {
+  std::vector<DeviceBuffer> inputs;
+  for (const std::string& buffer : input_names(CcConfig::from(config).schedule)) {
+    const DeviceBuffer* shared = previous.buffer(buffer);
+    if (!shared || shared->bytes.empty()) return prepare(w, p, config);
+    inputs.push_back(*shared);  // shares the bytes and their hash
+  }
+  // The shared form cost the previous plan its conversion.
+  return plan_with(w, p, config, std::move(inputs), previous.prepare_seconds);
+}
+
+Reference CcFamily::reference(const Workload& w, const Problem&) const {
+  const std::vector<int32_t> labels = cc_reference(w.matrix);
+  return {{"label", std::vector<double>(labels.begin(), labels.end())}};
+}
+
+Verdict CcFamily::verify(const Problem&, const PlanOutput& output, std::string_view got,
+                         const std::vector<double>& expected, const CheckData&) const {
+  return check_same_partition(got, output.dtype, expected);
+}
+
+WorkEstimate CcFamily::estimate(const Workload& w, const Problem&, const Config& config) const {
+  return estimate_cc(*digest(w), CcConfig::from(config));
+}
+
+double CcFamily::flops(const Workload& w, const Problem&) const {
+  return static_cast<double>(std::max<int64_t>(digest(w)->adjacency, 1));
+}
+
+double CcFamily::min_bytes(const Workload& w, const Problem&) const { return cc_min_bytes(*digest(w)); }
+
+std::vector<std::string_view> CcFamily::templates() const {
+  return {templates::k_cc_common_cuh, templates::k_cc_labels_cu, templates::k_cc_vertex_cu, templates::k_cc_edge_cu};
+}
+
+std::unique_ptr<KernelFamily> make_cc_family() { return std::make_unique<CcFamily>(); }
+
+}  // namespace ktune

@@ -1,0 +1,64 @@
+#include "kernels/pagerank/pagerank_estimate.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "kernels/graph/lane_group_work.h"
+#include "workload/breadth_first.h"
+#include "workload/workload.h"
+
+namespace ktune {
+
+namespace {
+
+constexpr double kSectorBytes = 32;
+constexpr double kIndexBytes = 4;
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+PagerankGraphDigest pagerank_graph_digest(const CsrF64& graph) {
+  const int32_t n = vertex_count(graph);
+  PagerankGraphDigest g;
+  g.out_degrees.resize(static_cast<size_t>(n));
+  g.in_degrees.assign(static_cast<size_t>(n), 0);
+  for (int32_t v = 0; v < n; ++v) g.out_degrees[static_cast<size_t>(v)] = out_degree(graph, v);
+  for (int32_t v : graph.col_idx) ++g.in_degrees[static_cast<size_t>(v)];
+  g.edges = graph.nnz();
+  return g;
+}
+
+int64_t pagerank_expected_iterations(const PagerankProblem& p) {
+  const double iterations = std::ceil(std::log(p.tolerance / (2 * p.damping)) / std::log(p.damping)) + 1;
+  return std::clamp<int64_t>(static_cast<int64_t>(iterations), 1, p.max_iterations);
+}
+
+WorkEstimate estimate_pagerank(const PagerankGraphDigest& g, const PagerankProblem& problem,
+                               const PagerankConfig& c, Dtype dtype) {
+  const auto n = static_cast<double>(g.out_degrees.size());
+  const auto m = static_cast<double>(g.edges);
+  const auto value = static_cast<double>(dtype_size(dtype));
+  const auto iterations = static_cast<double>(pagerank_expected_iterations(problem));
+  const bool pull = c.direction == PagerankDirection::Pull;
+  WorkEstimate e;
+  e.threads_per_block = c.block;
+  e.blocks = std::max<int64_t>(1, ceil_div(static_cast<int64_t>(g.out_degrees.size()), c.vertices_per_block()));
+  e.warp_work = lane_group_warp_work(pull ? g.in_degrees : g.out_degrees, c.block, c.lanes, c.items, e.blocks);
+  for (double& w : e.warp_work) w *= iterations;
+  const double csr = kIndexBytes * (n + 1 + m);
+  const double per_iteration = pull ? kIndexBytes * n + 2 * value * n + csr + kSectorBytes * m + 2 * value * n
+                                    : csr + value * n + kSectorBytes * m + 4 * value * n;
+  e.dram_bytes = value * n + iterations * per_iteration;
+  // init and the fills, then three launches an iteration (the edge pass between two others).
+  e.launches = static_cast<int32_t>(3 + 3 * iterations);
+  return e;
+}
+
+double pagerank_min_bytes(const PagerankGraphDigest& g, Dtype dtype) {
+  const auto n = static_cast<double>(g.out_degrees.size());
+  return kIndexBytes * (n + 1 + static_cast<double>(g.edges)) + kIndexBytes * n +
+         2 * static_cast<double>(dtype_size(dtype)) * n;
+}
+
+}  // namespace ktune

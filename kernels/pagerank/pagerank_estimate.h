@@ -1,0 +1,37 @@
+#pragma once
+// What the first cost model needs of one PageRank configuration on one graph, and the
+// compulsory traffic. Per iteration (V bytes a value, n vertices, m edges):
+//  - pull: out-degrees (4n) and ranks (Vn) read, contributions written (Vn); the in-edge CSR
+//    read (4(n + 1) + 4m), a contribution gathered per edge at a 32-byte sector (neighbours'
+//    ids are rarely close), ranks read and written (2Vn);
+//  - push: the out-edge CSR read (4(n + 1) + 4m), ranks read (Vn), an atomicAdd per edge into a
+//    32-byte sector of `next`; then `next` read and cleared and ranks read and written (4Vn).
+// The iterations: the change shrinks about d-fold per iteration from at most 2d after the
+// first, so about log(tolerance / 2d) / log(d) + 1 of them, at most max_iterations.
+#include <cstdint>
+#include <vector>
+
+#include "kernels/kernel_family.h"
+#include "kernels/pagerank/pagerank_config.h"
+#include "kernels/pagerank/pagerank_problem.h"
+
+namespace ktune {
+
+// What the estimates read of a graph (kernels/graph/graph_memo.h keeps one per graph).
+struct PagerankGraphDigest {
+  std::vector<int32_t> out_degrees, in_degrees;
+  int64_t edges = 0;
+};
+PagerankGraphDigest pagerank_graph_digest(const CsrF64& graph);
+
+int64_t pagerank_expected_iterations(const PagerankProblem& problem);
+
+WorkEstimate estimate_pagerank(const PagerankGraphDigest& g, const PagerankProblem& problem,
+                               const PagerankConfig& c, Dtype dtype);
+
+// One pull iteration's compulsory traffic: the in-edge CSR and the out-degrees read, the ranks
+// read and written once. One iteration, not the run: this is also what must fit on the device
+// (server/device_fit.cpp); a run moves about pagerank_expected_iterations() times as much.
+double pagerank_min_bytes(const PagerankGraphDigest& g, Dtype dtype);
+
+}  // namespace ktune

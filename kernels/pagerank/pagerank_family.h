@@ -1,0 +1,44 @@
+#pragma once
+// The PageRank family: the rank of every vertex by power iteration with uniform teleport and
+// dangling vertices spread uniformly, pulling over in-edges or pushing over out-edges with
+// atomics (pagerank_config.h), looping on the device until the L1 change of an iteration is
+// below the problem's tolerance or its max_iterations have run.
+#include "kernels/graph/graph_memo.h"
+#include "kernels/kernel_family.h"
+#include "kernels/pagerank/pagerank_config.h"
+#include "kernels/pagerank/pagerank_estimate.h"
+
+namespace ktune {
+
+class PagerankFamily : public KernelFamily {
+ public:
+  std::string name() const override { return "pagerank"; }
+  std::string description() const override;
+  WorkloadKind workload_kind() const override { return WorkloadKind::Graph; }
+  ProblemSchema problem_schema() const override;
+  ParameterSpace space(const Problem& p) const override { return pagerank_space(); }
+  KernelSource source(const Problem& p, const Config& config) const override;
+  std::vector<LaunchStep> launches(const Workload& w, const Problem& p, const Config& config) const override;
+  std::vector<PlanOp> program(const Workload& w, const Problem& p, const Config& config) const override;
+  LaunchPlan prepare(const Workload& w, const Problem& p, const Config& config) const override;
+  LaunchPlan prepare_next(const Workload& w, const Problem& p, const Config& config,
+                          const LaunchPlan& previous) const override;
+  Reference reference(const Workload& w, const Problem& p) const override;
+  // Within 1e-4 in L1 of the reference (pagerank_reference.h).
+  Verdict verify(const Problem& p, const PlanOutput& output, std::string_view got, const std::vector<double>& expected,
+                 const CheckData& data) const override;
+  WorkEstimate estimate(const Workload& w, const Problem& p, const Config& config) const override;
+  // One iteration: an add per edge and a few operations per vertex.
+  double flops(const Workload& w, const Problem& p) const override;
+  double min_bytes(const Workload& w, const Problem& p) const override;
+  CanonicalMoves canonical_moves(const Problem& p) const override;  // pagerank_directions.cpp
+  std::vector<std::string_view> templates() const override;
+
+ private:
+  std::shared_ptr<const PagerankGraphDigest> digest(const Workload& w) const;
+  LaunchPlan plan_with(const Workload& w, const Problem& p, const Config& config,
+                       std::vector<DeviceBuffer> inputs, double convert_seconds) const;
+  GraphMemo<PagerankGraphDigest> digests_;
+};
+
+}  // namespace ktune

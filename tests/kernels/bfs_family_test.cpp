@@ -1,0 +1,252 @@
+// The BFS family's contract on the host: its problem (validated, seeded sources, refused
+// vertices), its space, its plans (a program that loops per source, in-edges only where a
+// pull needs them) and its verifier, which must fail wrong depths and wrong parents.
+#include "kernels/bfs/bfs_family.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "kernels/bfs/bfs_config.h"
+#include "kernels/bfs/bfs_problem.h"
+#include "tests/kernels/bfs_graphs.h"
+#include "workload/breadth_first.h"
+#include "workload/graph_sources.h"
+#include "workload/input_error.h"
+
+namespace ktune {
+namespace {
+
+using testing_support::directed_graph;
+using testing_support::star_graph;
+
+Workload graph_workload(CsrF64 g) {
+  Workload w;
+  w.kind = WorkloadKind::Graph;
+  w.matrix = std::move(g);
+  return w;
+}
+
+Problem bfs_problem(nlohmann::json params = nullptr) {
+  return make_problem(BfsFamily(), params, Precision::uniform(Dtype::I32));
+}
+
+std::string int_bytes(const std::vector<double>& values) {
+  std::string out(values.size() * sizeof(int32_t), '\0');
+  for (size_t i = 0; i < values.size(); ++i) {
+    const auto v = static_cast<int32_t>(values[i]);
+    std::memcpy(out.data() + i * sizeof v, &v, sizeof v);
+  }
+  return out;
+}
+
+CheckData check_data_of(const LaunchPlan& plan) {
+  CheckData data;
+  for (const auto& [name, bytes] : plan.check_data) data[name] = bytes.view();
+  return data;
+}
+
+Config push_queue_config() { return bfs_space().first_valid(); }
+
+Config pull_config() {
+  Config c = push_queue_config();
+  c["frontier"] = static_cast<int64_t>(BfsFrontier::Bitmap);
+  c["direction"] = static_cast<int64_t>(BfsDirection::Pull);
+  return c;
+}
+
+TEST(BfsFamily, IsRegisteredAsAGraphFamilyOfIntegerOutputs) {
+  const KernelFamily* family = find_family("bfs");
+  ASSERT_NE(family, nullptr);
+  EXPECT_EQ(family->workload_kind(), WorkloadKind::Graph);
+  ASSERT_EQ(family->precisions().size(), 1u);
+  EXPECT_EQ(family->precisions().front(), Precision::uniform(Dtype::I32));
+  EXPECT_THROW(make_problem(*family, nullptr, Precision::uniform(Dtype::F32)), InputError);
+  EXPECT_TRUE(family->vendor_calls(graph_workload(star_graph(10)), bfs_problem()).empty());
+}
+
+TEST(BfsFamily, TheProblemIsValidatedAndMadeCanonical) {
+  EXPECT_EQ(bfs_problem().key(), R"({"parents":false,"sources":[]})");
+  EXPECT_EQ(bfs_problem({{"sources", {3, 1}}, {"parents", true}}).key(), R"({"parents":true,"sources":[3,1]})");
+  EXPECT_THROW(bfs_problem({{"sources", {-1}}}), InputError);
+  EXPECT_THROW(bfs_problem({{"sources", 3}}), InputError);
+  EXPECT_THROW(bfs_problem({{"sources", std::vector<int>(kMaxBfsSources + 1, 0)}}), InputError);
+  EXPECT_THROW(bfs_problem({{"parents", 1}}), InputError);
+  EXPECT_THROW(bfs_problem({{"source", 0}}), InputError);
+}
+
+TEST(BfsFamily, SourcesOutsideTheGraphAreRefusedNamingItsVertexCount) {
+  const BfsFamily family;
+  const Workload w = graph_workload(directed_graph());  // 80 vertices, 70 rows
+  EXPECT_NO_THROW(family.check_problem(w, bfs_problem({{"sources", {79}}})));
+  try {
+    family.check_problem(w, bfs_problem({{"sources", {0, 80}}}));
+    FAIL() << "vertex 80 was taken";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("80 vertices"), std::string::npos) << e.what();
+  }
+  const Workload edgeless = graph_workload(testing_support::graph_of_edges(5, 5, {}));
+  EXPECT_THROW(family.check_problem(edgeless, bfs_problem()), InputError);
+  EXPECT_NO_THROW(family.check_problem(edgeless, bfs_problem({{"sources", {2}}})));
+}
+
+TEST(BfsFamily, WithoutSourcesItTraversesFromTheSeededOnesOneRowEach) {
+  const BfsFamily family;
+  const Workload w = graph_workload(generate_rmat(9, 4, 2));
+  const std::vector<int32_t> sources = seeded_sources(w.matrix, kSeededSources);
+  ASSERT_EQ(sources.size(), static_cast<size_t>(kSeededSources));
+  const Reference r = family.reference(w, bfs_problem());
+  const size_t n = static_cast<size_t>(vertex_count(w.matrix));
+  ASSERT_EQ(r.at("depths").size(), sources.size() * n);
+  EXPECT_EQ(r.count("parents"), 0u);
+  for (size_t row = 0; row < sources.size(); ++row) {
+    const BreadthFirst bfs = breadth_first(w.matrix, sources[row]);
+    for (size_t v = 0; v < n; ++v) ASSERT_EQ(r.at("depths")[row * n + v], bfs.depth[v]) << row << " " << v;
+  }
+  const LaunchPlan plan = family.prepare(w, bfs_problem(), push_queue_config());
+  ASSERT_EQ(plan.outputs.size(), 1u);
+  EXPECT_EQ(plan.outputs[0].elements, sources.size() * n);
+  EXPECT_EQ(plan.outputs[0].dtype, Dtype::I32);
+}
+
+TEST(BfsFamily, TheSpaceExcludesWhatNoKernelRuns) {
+  const ParameterSpace space = bfs_space();
+  EXPECT_TRUE(space.valid(space.first_valid()));
+  Config c = push_queue_config();
+  c["direction"] = static_cast<int64_t>(BfsDirection::Pull);
+  EXPECT_FALSE(space.valid(c)) << "a pull over a queue";
+  c = push_queue_config();
+  c["alpha"] = 16;
+  EXPECT_FALSE(space.valid(c)) << "alpha without direction optimising";
+  c["direction"] = static_cast<int64_t>(BfsDirection::Optimising);
+  EXPECT_TRUE(space.valid(c));
+  c = push_queue_config();
+  c["dense_shift"] = 4;
+  EXPECT_FALSE(space.valid(c)) << "a threshold without the hybrid";
+  c = push_queue_config();
+  c["schedule"] = static_cast<int64_t>(BfsBalance::Tile);
+  c["block"] = 1024;
+  c["coarsen"] = 4;
+  EXPECT_FALSE(space.valid(c)) << "a tile beyond shared memory";
+  EXPECT_THROW(BfsConfig::from(c), InputError);
+}
+
+TEST(BfsFamily, ThePlanLoopsOverLevelsOncePerSource) {
+  const BfsFamily family;
+  const Workload w = graph_workload(directed_graph());
+  const Problem p = bfs_problem({{"sources", {0, 62}}, {"parents", true}});
+  const LaunchPlan plan = family.prepare(w, p, pull_config());
+  EXPECT_NO_THROW(check_plan(plan));
+  EXPECT_EQ(family.launches(w, p, pull_config()).size(), plan.steps.size());
+  int loops = 0;
+  for (const PlanOp& op : plan.program) {
+    if (op.kind != PlanOp::Kind::Loop) continue;
+    ++loops;
+    EXPECT_EQ(op.until_zero, "bfs_state");
+    EXPECT_EQ(op.max_iterations, 81);  // one level per vertex at most
+  }
+  EXPECT_EQ(loops, 2);
+  EXPECT_EQ(plan.program.front().kind, PlanOp::Kind::Fill);
+  EXPECT_EQ(plan.program.front().buffer, "depths");
+  EXPECT_EQ(plan.program.front().word, 0xFFFFFFFFu);
+  ASSERT_EQ(plan.outputs.size(), 2u);
+  EXPECT_EQ(plan.outputs[1].buffer, "parents");
+  for (const LaunchStep& s : plan.steps) {
+    if (s.entry == "bfs_pull" || s.entry == "bfs_push_queue") {
+      EXPECT_TRUE(s.grid_from.has_value()) << s.entry;
+    }
+  }
+}
+
+TEST(BfsFamily, APullReadsTheTransposeOfADirectedGraphAndAnUndirectedGraphItself) {
+  const BfsFamily family;
+  const Workload directed = graph_workload(directed_graph());
+  const LaunchPlan d = family.prepare(directed, bfs_problem(), pull_config());
+  ASSERT_NE(d.buffer("in_col_idx"), nullptr);
+  EXPECT_NE(d.buffer("in_col_idx")->bytes.view(), d.buffer("col_idx")->bytes.view());
+  EXPECT_EQ(d.buffer("in_row_ptr")->size, 81 * sizeof(int32_t));
+  const Workload star = graph_workload(star_graph(50));
+  const LaunchPlan s = family.prepare(star, bfs_problem(), pull_config());
+  EXPECT_EQ(s.buffer("in_col_idx")->bytes.view().data(), s.buffer("col_idx")->bytes.view().data());
+  EXPECT_EQ(family.prepare(star, bfs_problem(), push_queue_config()).buffer("in_col_idx"), nullptr);
+  const LaunchPlan next = family.prepare_next(directed, bfs_problem(), pull_config(), d);
+  EXPECT_EQ(next.buffer("in_col_idx")->bytes.view().data(), d.buffer("in_col_idx")->bytes.view().data());
+  // From a push's plan, a pull shares the out-edges and builds only the in-edges.
+  const LaunchPlan push = family.prepare(directed, bfs_problem(), push_queue_config());
+  const LaunchPlan pull = family.prepare_next(directed, bfs_problem(), pull_config(), push);
+  EXPECT_EQ(pull.buffer("col_idx")->bytes.view().data(), push.buffer("col_idx")->bytes.view().data());
+  EXPECT_EQ(pull.buffer("in_col_idx")->bytes.view(), d.buffer("in_col_idx")->bytes.view());
+}
+
+TEST(BfsFamily, TheVerifierFailsWrongDepthsAndWrongParents) {
+  const BfsFamily family;
+  const Workload w = graph_workload(directed_graph());
+  const Problem p = bfs_problem({{"sources", {0, 62}}, {"parents", true}});
+  const LaunchPlan plan = family.prepare(w, p, push_queue_config());
+  const Reference r = family.reference(w, p);
+  const CheckData data = check_data_of(plan);
+  const PlanOutput& depths = plan.outputs[0];
+  const PlanOutput& parents = plan.outputs[1];
+  const std::vector<double>& ref_parents = r.at("parents");
+  EXPECT_TRUE(family.verify(p, depths, int_bytes(r.at("depths")), r.at("depths"), data).ok);
+  EXPECT_TRUE(family.verify(p, parents, int_bytes(ref_parents), ref_parents, data).ok);
+
+  std::vector<double> wrong = r.at("depths");
+  wrong[5] += 1;
+  EXPECT_FALSE(family.verify(p, depths, int_bytes(wrong), r.at("depths"), data).ok);
+
+  const size_t n = 80;
+  // Vertex 7's parent is 2 (a tree edge 2→7); vertex 1 is at depth 1 too, but 1→7 is no edge.
+  ASSERT_EQ(ref_parents[7], 2);
+  std::vector<double> no_edge = ref_parents;
+  no_edge[7] = 1;
+  const Verdict missing_edge = family.verify(p, parents, int_bytes(no_edge), ref_parents, data);
+  EXPECT_FALSE(missing_edge.ok);
+  EXPECT_NE(missing_edge.message.find("no edge"), std::string::npos) << missing_edge.message;
+  std::vector<double> wrong_level = ref_parents;
+  wrong_level[7] = 0;  // the source, two levels up
+  EXPECT_FALSE(family.verify(p, parents, int_bytes(wrong_level), ref_parents, data).ok);
+  std::vector<double> unreached = ref_parents;
+  unreached[n + 0] = 62;  // vertex 0 is not reached from 62 (only its cycle and what 65→3 leads to are)
+  EXPECT_FALSE(family.verify(p, parents, int_bytes(unreached), ref_parents, data).ok);
+  std::vector<double> source = ref_parents;
+  source[n + 62] = 61;
+  EXPECT_FALSE(family.verify(p, parents, int_bytes(source), ref_parents, data).ok);
+  std::vector<double> poisoned = ref_parents;
+  poisoned[30] = 0x7FF87FF8;
+  EXPECT_FALSE(family.verify(p, parents, int_bytes(poisoned), ref_parents, data).ok);
+}
+
+TEST(BfsFamily, TheEstimateSeesTheSkewAThreadPerVertexSuffers) {
+  const BfsFamily family;
+  const Workload w = graph_workload(star_graph(4000));
+  const Problem p = bfs_problem();
+  Config thread = push_queue_config();
+  thread["block"] = 256;
+  Config tile = thread;
+  tile["schedule"] = static_cast<int64_t>(BfsBalance::Tile);
+  const WorkEstimate t = family.estimate(w, p, thread);
+  const WorkEstimate b = family.estimate(w, p, tile);
+  ASSERT_EQ(t.warp_work.size(), static_cast<size_t>(t.blocks * 8));
+  EXPECT_GT(*std::max_element(t.warp_work.begin(), t.warp_work.end()),
+            4 * *std::max_element(b.warp_work.begin(), b.warp_work.end()));
+  EXPECT_GT(family.min_bytes(w, p), 4.0 * w.matrix.nnz());
+  EXPECT_GT(family.flops(w, p), 0);
+}
+
+TEST(BfsFamily, CanonicalMovesStartInsideTheSpace) {
+  const BfsFamily family;
+  const CanonicalMoves moves = family.canonical_moves(bfs_problem());
+  ASSERT_FALSE(moves.starts.empty());
+  for (const Config& c : moves.starts) {
+    EXPECT_TRUE(bfs_space().valid(c)) << bfs_space().violation(c);
+    for (const CanonicalDirection& d : moves.directions) {
+      if (std::optional<Config> next = d.step(c)) {
+        EXPECT_TRUE(bfs_space().valid(*next));
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ktune

@@ -1,0 +1,157 @@
+// The connected-components family on the host: its reference on graphs whose components are
+// known, its verifier (the same partition passes under any labels; a merge, a split or an
+// unwritten label fails), the undirected form it runs on, its plan and its estimates.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <numeric>
+
+#include "kernels/cc/cc_family.h"
+#include "kernels/cc/cc_reference.h"
+#include "kernels/cc/cc_undirected.h"
+#include "kernels/graph/graph_transpose.h"
+#include "tests/kernels/graph_cases.h"
+#include "workload/input_error.h"
+
+namespace ktune {
+namespace {
+
+namespace graph_case = testing_support::graph_case;
+
+std::string label_bytes(const std::vector<int32_t>& labels) {
+  std::string bytes(labels.size() * sizeof(int32_t), '\0');
+  std::memcpy(bytes.data(), labels.data(), bytes.size());
+  return bytes;
+}
+
+std::vector<double> as_doubles(const std::vector<int32_t>& v) { return {v.begin(), v.end()}; }
+
+Workload graph(CsrF64 m) {
+  Workload w;
+  w.kind = WorkloadKind::Graph;
+  w.matrix = std::move(m);
+  return w;
+}
+
+Config config(CcAlgorithm algorithm, CcSchedule schedule, int64_t jumps) {
+  return {{"algorithm", static_cast<int64_t>(algorithm)}, {"schedule", static_cast<int64_t>(schedule)},
+          {"block", 128}, {"lanes", 1}, {"items", 1}, {"jumps", jumps}};
+}
+
+TEST(CcReference, LabelsEachVertexWithTheSmallestOfItsComponent) {
+  EXPECT_EQ(cc_reference(graph_case::path(5)), (std::vector<int32_t>{0, 0, 0, 0, 0}));
+  EXPECT_EQ(cc_reference(graph_case::star(4)), (std::vector<int32_t>{0, 0, 0, 0}));
+  //                                       0  1  2  3  4  5  6  7  8  9 10 11 12 13 14
+  EXPECT_EQ(cc_reference(graph_case::components()), (std::vector<int32_t>{0, 1, 2, 3, 1, 5, 6, 3, 8, 3, 1, 11, 1, 0, 14}));
+  // Weakly connected: edges count both ways.
+  EXPECT_EQ(cc_reference(graph_case::directed()), (std::vector<int32_t>{0, 0, 2, 2, 2, 0, 0, 0, 8, 8}));
+}
+
+TEST(CcVerify, TheSamePartitionPassesUnderAnyLabels) {
+  const std::vector<int32_t> reference = cc_reference(graph_case::components());
+  EXPECT_TRUE(check_same_partition(label_bytes(reference), Dtype::I32, as_doubles(reference)).ok);
+  // Relabelled: every label v becomes 14 - v (still vertex ids, now the largest of nothing).
+  std::vector<int32_t> relabelled = reference;
+  for (int32_t& l : relabelled) l = 14 - l;
+  const Verdict v = check_same_partition(label_bytes(relabelled), Dtype::I32, as_doubles(reference));
+  EXPECT_TRUE(v.ok) << v.message;
+}
+
+TEST(CcVerify, AMergeASplitOrAnUnwrittenLabelFails) {
+  const std::vector<int32_t> reference = cc_reference(graph_case::components());
+  std::vector<int32_t> merged = reference;
+  for (int32_t& l : merged) l = l == 3 ? 1 : l;  // the triangle joins the path
+  const Verdict m = check_same_partition(label_bytes(merged), Dtype::I32, as_doubles(reference));
+  EXPECT_FALSE(m.ok);
+  EXPECT_NE(m.message.find("merged"), std::string::npos) << m.message;
+
+  std::vector<int32_t> split = reference;
+  split[9] = 9;  // one corner of the triangle alone
+  const Verdict s = check_same_partition(label_bytes(split), Dtype::I32, as_doubles(reference));
+  EXPECT_FALSE(s.ok);
+  EXPECT_NE(s.message.find("split"), std::string::npos) << s.message;
+
+  // An isolated vertex the kernel never wrote: a component of its own, but no vertex's label.
+  std::vector<int32_t> unwritten = reference;
+  unwritten[14] = 0x7FF87FF8;
+  EXPECT_FALSE(check_same_partition(label_bytes(unwritten), Dtype::I32, as_doubles(reference)).ok);
+
+  EXPECT_FALSE(check_same_partition(label_bytes({0, 0}), Dtype::I32, as_doubles(reference)).ok);
+  EXPECT_FALSE(check_same_partition(std::string(reference.size() * 4, '\0'), Dtype::F32, as_doubles(reference)).ok);
+}
+
+TEST(CcUndirected, TakesEveryEdgeBothWaysOnce) {
+  const CsrF64 u = undirected_graph(graph_case::directed());
+  EXPECT_TRUE(is_symmetric_graph(u));
+  EXPECT_EQ(u.nnz(), 2 * graph_case::directed().nnz());
+  const EdgePairs pairs = undirected_edge_pairs(u);
+  EXPECT_EQ(pairs.u.size(), static_cast<size_t>(graph_case::directed().nnz()));
+  for (size_t i = 0; i < pairs.u.size(); ++i) EXPECT_LT(pairs.u[i], pairs.v[i]);
+  // A symmetric graph is its own undirected form; rows past the adjacency become empty rows.
+  EXPECT_EQ(undirected_graph(graph_case::path(6)).col_idx, graph_case::path(6).col_idx);
+  EXPECT_EQ(undirected_graph(graph_case::components()).rows, 15);
+  // The self-loop stays in the adjacency but is no edge pair.
+  EXPECT_EQ(undirected_edge_pairs(undirected_graph(graph_case::components())).u.size(), 7u);
+}
+
+TEST(CcFamily, TakesOnlyI32AndNoProblemParameters) {
+  const CcFamily family;
+  EXPECT_NO_THROW(make_problem(family, nullptr, Precision::uniform(Dtype::I32)));
+  EXPECT_THROW(make_problem(family, nullptr, Precision::uniform(Dtype::F32)), InputError);
+  EXPECT_THROW(make_problem(family, {{"damping", 0.5}}, Precision::uniform(Dtype::I32)), InputError);
+}
+
+TEST(CcFamily, HookingWithoutJumpsIsRefused) {
+  EXPECT_FALSE(cc_space().valid(config(CcAlgorithm::Hooking, CcSchedule::Vertex, 0)));
+  EXPECT_TRUE(cc_space().valid(config(CcAlgorithm::LabelPropagation, CcSchedule::Vertex, 0)));
+  Config lanes_on_edges = config(CcAlgorithm::Hooking, CcSchedule::Edge, 1);
+  lanes_on_edges["lanes"] = 4;
+  EXPECT_FALSE(cc_space().valid(lanes_on_edges));
+}
+
+TEST(CcFamily, ThePlanLoopsUntilNothingChangesWithAVertexBound) {
+  const CcFamily family;
+  const Workload w = graph(graph_case::components());
+  const Problem p = Problem::of(Dtype::I32);
+  const LaunchPlan plan = family.prepare(w, p, config(CcAlgorithm::Hooking, CcSchedule::Edge, 2));
+  EXPECT_NO_THROW(check_plan(plan));
+  ASSERT_EQ(plan.steps.size(), 3u);
+  EXPECT_EQ(plan.steps[0].entry, "cc_init");
+  EXPECT_EQ(plan.steps[1].entry, "cc_edge");
+  EXPECT_EQ(plan.steps[2].entry, "cc_jump");
+  ASSERT_EQ(plan.program.size(), 2u);
+  const PlanOp& loop = plan.program[1];
+  ASSERT_EQ(loop.kind, PlanOp::Kind::Loop);
+  EXPECT_EQ(loop.until_zero, "changed");
+  EXPECT_EQ(loop.max_iterations, 16);
+  ASSERT_EQ(loop.body.size(), 3u);
+  EXPECT_EQ(loop.body[0].kind, PlanOp::Kind::Fill);  // the flag cleared before each pass
+  ASSERT_EQ(plan.outputs.size(), 1u);
+  EXPECT_EQ(plan.outputs[0].dtype, Dtype::I32);
+  EXPECT_EQ(plan.outputs[0].elements, 15u);
+  // Without jumps there is no jump launch; the vertex schedule reads the undirected CSR.
+  const LaunchPlan lp = family.prepare(w, p, config(CcAlgorithm::LabelPropagation, CcSchedule::Vertex, 0));
+  EXPECT_EQ(lp.steps.size(), 2u);
+  EXPECT_EQ(lp.buffer("col_idx")->size, static_cast<size_t>(undirected_graph(w.matrix).nnz()) * 4);
+  // The next configuration of a tune shares the previous one's inputs.
+  const LaunchPlan next = family.prepare_next(w, p, config(CcAlgorithm::Hooking, CcSchedule::Vertex, 1), lp);
+  EXPECT_EQ(next.buffer("col_idx")->bytes.data(), lp.buffer("col_idx")->bytes.data());
+}
+
+TEST(CcEstimate, PropagationAlongAPathTakesMoreIterationsThanHooking) {
+  const CcGraphDigest g = cc_graph_digest(graph_case::path(1000));
+  EXPECT_EQ(g.depth, 999);
+  EXPECT_EQ(g.pairs, 999);
+  const CcConfig propagation = CcConfig::from(config(CcAlgorithm::LabelPropagation, CcSchedule::Vertex, 0));
+  const CcConfig hooking = CcConfig::from(config(CcAlgorithm::Hooking, CcSchedule::Vertex, 1));
+  EXPECT_GT(cc_expected_iterations(g, propagation), 10 * cc_expected_iterations(g, hooking));
+  const WorkEstimate slow = estimate_cc(g, propagation);
+  const WorkEstimate fast = estimate_cc(g, hooking);
+  EXPECT_GT(slow.dram_bytes, fast.dram_bytes);
+  EXPECT_EQ(slow.blocks, 8);  // 1000 vertices, 128 a block
+  EXPECT_EQ(slow.warp_work.size(), 8u * 4u);
+  EXPECT_GT(cc_min_bytes(g), 0);
+}
+
+}  // namespace
+}  // namespace ktune

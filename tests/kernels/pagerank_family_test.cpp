@@ -1,0 +1,147 @@
+// The PageRank family on the host: its problem (damping, tolerance, iterations: defaults and
+// 4xx bounds), its reference (ranks that sum to one with dangling vertices spread, the
+// tolerance and the bound honoured), its verifier (1e-4 in L1), its plan and its estimates.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <numeric>
+
+#include "kernels/pagerank/pagerank_family.h"
+#include "kernels/pagerank/pagerank_reference.h"
+#include "tests/kernels/graph_cases.h"
+#include "workload/input_error.h"
+
+namespace ktune {
+namespace {
+
+namespace graph_case = testing_support::graph_case;
+using graph_case::graph_of;
+
+Problem problem_of(nlohmann::json params, Dtype dtype = Dtype::F64) {
+  return make_problem(PagerankFamily(), params, Precision::uniform(dtype));
+}
+
+std::string bytes_of(const std::vector<double>& ranks, Dtype dtype) {
+  std::string out(ranks.size() * dtype_size(dtype), '\0');
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    if (dtype == Dtype::F32) {
+      const auto v = static_cast<float>(ranks[i]);
+      std::memcpy(out.data() + i * sizeof v, &v, sizeof v);
+    } else {
+      std::memcpy(out.data() + i * sizeof ranks[i], &ranks[i], sizeof ranks[i]);
+    }
+  }
+  return out;
+}
+
+TEST(PagerankProblem, DefaultsAndBoundsAreValidatedBeforeAnythingRuns) {
+  const PagerankProblem defaults = PagerankProblem::of(problem_of(nullptr));
+  EXPECT_DOUBLE_EQ(defaults.damping, 0.85);
+  EXPECT_DOUBLE_EQ(defaults.tolerance, 1e-6);
+  EXPECT_EQ(defaults.max_iterations, 100);
+  EXPECT_THROW(problem_of({{"damping", 1.5}}), InputError);
+  EXPECT_THROW(problem_of({{"damping", 0}}), InputError);
+  EXPECT_THROW(problem_of({{"tolerance", -1}}), InputError);
+  EXPECT_THROW(problem_of({{"max_iterations", 0}}), InputError);
+  EXPECT_THROW(problem_of({{"max_iterations", 100000}}), InputError);
+  EXPECT_THROW(problem_of(nullptr, Dtype::I32), InputError);
+  EXPECT_EQ(problem_of({{"damping", 0.5}}).key(), R"({"damping":0.5,"max_iterations":100,"tolerance":1e-06})");
+}
+
+TEST(PagerankReference, RanksSumToOneWithDanglingVerticesSpread) {
+  for (const auto& [name, w] : graph_case::all()) {
+    const std::vector<double> r = pagerank_reference(w.matrix, PagerankProblem{});
+    EXPECT_NEAR(std::accumulate(r.begin(), r.end(), 0.0), 1.0, 1e-9) << name;
+  }
+  // A hub everyone points to, pointing nowhere: it holds the most, and the rest share alike.
+  const std::vector<double> r = pagerank_reference(graph_of(4, 4, {{0, 3}, {1, 3}, {2, 3}}, false), PagerankProblem{});
+  EXPECT_GT(r[3], 2 * r[0]);
+  EXPECT_NEAR(r[0], r[1], 1e-12);
+  // The fixed point, worked by hand: x0 = a + d x3 / 4 and x3 = a + d (3 x0 + x3 / 4) with
+  // a = (1 - d) / 4, so x3 (1 - d / 4 - 3 d^2 / 4) = a (1 + 3 d).
+  const double a = 0.15 / 4, d = 0.85;
+  EXPECT_NEAR(r[3], a * (1 + 3 * d) / (1 - d / 4 - 3 * d * d / 4), 1e-5);
+}
+
+TEST(PagerankReference, StopsAtTheToleranceOrTheBound) {
+  const CsrF64 g = graph_case::directed();
+  const std::vector<double> one = pagerank_reference(g, {0.85, 1e-6, 1});
+  // One iteration from uniform: vertex 0 has no in-edge, so it keeps only teleport and the
+  // dangling share (3 and 9 have no out-edges: 2/10 of the rank).
+  EXPECT_NEAR(one[0], 0.15 / 10 + 0.85 * (0.2 / 10), 1e-15);
+  const std::vector<double> loose = pagerank_reference(g, {0.85, 0.5, 100});
+  const std::vector<double> tight = pagerank_reference(g, {0.85, 1e-12, 1000});
+  double loose_error = 0, default_error = 0;
+  const std::vector<double> standard = pagerank_reference(g, PagerankProblem{});
+  for (size_t i = 0; i < tight.size(); ++i) {
+    loose_error += std::fabs(loose[i] - tight[i]);
+    default_error += std::fabs(standard[i] - tight[i]);
+  }
+  EXPECT_GT(loose_error, 1e-3);
+  EXPECT_LT(default_error, 1e-5);
+}
+
+TEST(PagerankVerify, WithinTheL1BoundPassesAndAWrongRankFails) {
+  const CsrF64 g = graph_case::star(50);
+  const PagerankProblem p;
+  const std::vector<double> reference = pagerank_reference(g, p);
+  for (Dtype dtype : {Dtype::F32, Dtype::F64}) {
+    EXPECT_TRUE(check_ranks(bytes_of(reference, dtype), dtype, reference, p).ok) << to_string(dtype);
+    std::vector<double> off = reference;
+    off[7] += 2e-4;
+    const Verdict v = check_ranks(bytes_of(off, dtype), dtype, reference, p);
+    EXPECT_FALSE(v.ok);
+    EXPECT_NE(v.message.find("vertex 7"), std::string::npos) << v.message;
+    off = reference;
+    off[3] = std::nan("");
+    EXPECT_FALSE(check_ranks(bytes_of(off, dtype), dtype, reference, p).ok);
+  }
+  EXPECT_FALSE(check_ranks(bytes_of({0.5}, Dtype::F64), Dtype::F64, reference, p).ok);
+  // A loose tolerance allows what stopping one iteration apart may differ by.
+  EXPECT_DOUBLE_EQ(pagerank_l1_bound(p), 1e-4);
+  EXPECT_NEAR(pagerank_l1_bound({0.5, 0.01, 100}), 0.02, 1e-15);
+}
+
+TEST(PagerankFamily, ThePlanLoopsUntilTheChangeIsBelowTheTolerance) {
+  const PagerankFamily family;
+  Workload w;
+  w.matrix = graph_case::directed();
+  const Problem p = problem_of({{"max_iterations", 40}}, Dtype::F32);
+  for (int64_t direction : {0, 1}) {
+    const LaunchPlan plan = family.prepare(w, p, {{"direction", direction}, {"block", 64}, {"lanes", 4}, {"items", 2}});
+    EXPECT_NO_THROW(check_plan(plan));
+    ASSERT_EQ(plan.steps.size(), 4u);
+    EXPECT_EQ(plan.steps[0].entry, "pagerank_init");
+    EXPECT_EQ(plan.steps[1].entry, direction == 0 ? "pagerank_contrib" : "pagerank_scatter");
+    EXPECT_EQ(plan.steps[2].entry, direction == 0 ? "pagerank_pull" : "pagerank_finish");
+    EXPECT_EQ(plan.steps[3].entry, "pagerank_check");
+    const PlanOp& loop = plan.program.back();
+    ASSERT_EQ(loop.kind, PlanOp::Kind::Loop);
+    EXPECT_EQ(loop.until_zero, "active");
+    EXPECT_EQ(loop.max_iterations, 40);
+    EXPECT_EQ(plan.program.size(), direction == 0 ? 3u : 4u);  // push also clears `next` first
+    EXPECT_EQ(plan.outputs.at(0).dtype, Dtype::F32);
+    EXPECT_EQ(plan.outputs.at(0).elements, 10u);
+  }
+}
+
+TEST(PagerankEstimate, IterationsFollowTheToleranceAndPushScattersOverOutDegrees) {
+  EXPECT_EQ(pagerank_expected_iterations(PagerankProblem{}), 90);
+  EXPECT_EQ(pagerank_expected_iterations({0.85, 1e-6, 10}), 10);
+  EXPECT_LT(pagerank_expected_iterations({0.5, 1e-6, 100}), 30);
+  // A star pointing out of vertex 0: one long out-list, in-lists of one.
+  std::vector<std::pair<int32_t, int32_t>> edges;
+  for (int32_t v = 1; v < 256; ++v) edges.emplace_back(0, v);
+  const PagerankGraphDigest g = pagerank_graph_digest(graph_of(256, 256, edges, false));
+  PagerankConfig pull, push;
+  push.direction = PagerankDirection::Push;
+  const WorkEstimate gathered = estimate_pagerank(g, PagerankProblem{}, pull, Dtype::F32);
+  const WorkEstimate scattered = estimate_pagerank(g, PagerankProblem{}, push, Dtype::F32);
+  EXPECT_GT(*std::max_element(scattered.warp_work.begin(), scattered.warp_work.end()),
+            10 * *std::max_element(gathered.warp_work.begin(), gathered.warp_work.end()));
+  EXPECT_GT(pagerank_min_bytes(g, Dtype::F64), pagerank_min_bytes(g, Dtype::F32));
+}
+
+}  // namespace
+}  // namespace ktune

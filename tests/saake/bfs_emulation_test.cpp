@@ -1,0 +1,59 @@
+// The emulator follows a BFS plan level by level on the real graph: every launch the loop runs
+// is emulated (a path of n vertices takes n levels), and a direction-optimising hybrid is
+// timed with the pull and the conversions it switches to on a skewed graph.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "gpu/compile_cache.h"
+#include "kernels/bfs/bfs_config.h"
+#include "kernels/bfs/bfs_family.h"
+#include "model/saake/candidate_emulation.h"
+#include "tests/kernels/bfs_graphs.h"
+
+namespace ktune {
+namespace {
+
+CandidatePrediction emulate(const CsrF64& graph, const Config& config, std::vector<int32_t> sources) {
+  static const NvrtcCompiler compiler;
+  static CompileCache cache(compiler, 8, nullptr);
+  const BfsFamily family;
+  Workload w;
+  w.kind = WorkloadKind::Graph;
+  w.matrix = graph;
+  const Problem problem = Problem::of(Dtype::I32, {{"sources", sources}, {"parents", false}});
+  KernelSource s = family.source(problem, config);
+  const std::shared_ptr<const CompiledKernel> k =
+      cache.get({std::move(s.code), std::move(s.entries), std::move(s.options), "sm_90"});
+  if (!k->ok) throw std::runtime_error(k->log);
+  return emulate_candidate(family, w, problem, config, family.prepare(w, problem, config), *k, spec_for_arch("sm_90"));
+}
+
+size_t launches_of(const CandidatePrediction& p, const std::string& entry) {
+  return static_cast<size_t>(
+      std::count_if(p.steps.begin(), p.steps.end(), [&](const StepEmulation& s) { return s.entry == entry; }));
+}
+
+TEST(BfsEmulation, EveryLevelOfAPathIsEmulated) {
+  const CandidatePrediction p = emulate(testing_support::path_graph(60), bfs_space().first_valid(), {0});
+  // The start, then 60 levels of a push and the level's end (the last finds nothing).
+  EXPECT_EQ(p.steps.size(), 1u + 2 * 60);
+  EXPECT_EQ(launches_of(p, "bfs_push_queue"), 60u);
+  EXPECT_GT(p.microseconds, 0);
+}
+
+TEST(BfsEmulation, TheHybridSwitchesToAPullOnAStar) {
+  Config c = bfs_space().first_valid();
+  c["frontier"] = static_cast<int64_t>(BfsFrontier::Hybrid);
+  c["direction"] = static_cast<int64_t>(BfsDirection::Optimising);
+  c["alpha"] = 4;
+  c["beta"] = 16;
+  c["dense_shift"] = 4;
+  const CandidatePrediction p = emulate(testing_support::star_graph(2000), c, {7});
+  EXPECT_GE(launches_of(p, "bfs_pull"), 1u);
+  EXPECT_GE(launches_of(p, "bfs_queue_to_bitmap"), 1u);
+  EXPECT_GE(launches_of(p, "bfs_push_queue"), 1u);
+}
+
+}  // namespace
+}  // namespace ktune
