@@ -4,7 +4,7 @@
 
 // The registration of every family, one name each: kernels/<name>/ defines
 // std::unique_ptr<KernelFamily> make_<name>_family().
-#define KTUNE_FAMILIES(FAMILY) FAMILY(spmv) FAMILY(sddmm) FAMILY(spmm)
+#define KTUNE_FAMILIES(FAMILY) FAMILY(spmv) FAMILY(sddmm) FAMILY(spmm) FAMILY(bfs) FAMILY(cc) FAMILY(pagerank)
 
 namespace ktune {
 
@@ -41,6 +41,18 @@ Problem make_problem(const KernelFamily& family, const nlohmann::json& params, c
   const std::vector<Precision> accepted = family.precisions();
   for (const Precision& a : accepted)
     if (a == precision) return p;
+  // One type names the family's only precision with that input, when it has no uniform one:
+  // "bf16" is GEMM's bf16:f32:f32 (the dtype the requests and the CLI give).
+  if (precision.is_uniform()) {
+    const Precision* only = nullptr;
+    int matches = 0;
+    for (const Precision& a : accepted)
+      if (a.input == precision.input) only = &a, ++matches;
+    if (matches == 1) {
+      p.precision = *only;
+      return p;
+    }
+  }
   std::string list;
   for (const Precision& a : accepted) list += (list.empty() ? "" : ", ") + to_string(a);
   throw InputError("kernel '" + family.name() + "' does not compute in dtype " + to_string(precision) + " (it takes " +
