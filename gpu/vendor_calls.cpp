@@ -14,6 +14,8 @@ const std::map<std::string, Factory>& registry() {
       {"cusparse_spmv", cusparse_spmv_call},
       {"cusparse_sddmm", cusparse_sddmm_call},
       {"cusparse_spmm", cusparse_spmm_call},
+      {"cublas_gemm", cublas_gemm_call},
+      {"cublaslt_gemm", cublaslt_gemm_call},
   };
   return calls;
 }

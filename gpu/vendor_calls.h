@@ -45,5 +45,8 @@ std::unique_ptr<VendorInvocation> prepare_vendor_call(const std::string& name, c
 std::unique_ptr<VendorInvocation> cusparse_spmv_call(const nlohmann::json& args, VendorEnv& env);
 std::unique_ptr<VendorInvocation> cusparse_sddmm_call(const nlohmann::json& args, VendorEnv& env);
 std::unique_ptr<VendorInvocation> cusparse_spmm_call(const nlohmann::json& args, VendorEnv& env);
+// gpu/cublas_gemm_call.cpp: cuBLAS and cublasLt, loaded on first use (gpu/cublas_api.h).
+std::unique_ptr<VendorInvocation> cublas_gemm_call(const nlohmann::json& args, VendorEnv& env);
+std::unique_ptr<VendorInvocation> cublaslt_gemm_call(const nlohmann::json& args, VendorEnv& env);
 
 }  // namespace ktune

@@ -1,0 +1,120 @@
+// Shared by the GEMM kernels: the decomposition of the MAC-loop iterations over CTAs and the
+// epilogue that writes a tile or fixes it up from its peers' partials (gemm_schedule.h says
+// why the last CTA to finish a tile fixes it up). Parameters (-D): KT_IN (input type), KT_ACC
+// (accumulator and C type), KT_BM, KT_BN, KT_BK, KT_THREADS, KT_A_T and KT_B_T (1: operand
+// stored transposed, gemm_shape.h), KT_RASTER (tile-rows a rasterisation group).
+
+struct KtSchedule {
+  int m, n, k, batch;
+  int tiles_m, tiles_n, ipt;
+  int sk_tiles, sk_ctas, sk_share, sk_extra, split, grid;
+};
+
+// The schedule arrives as scalars (a launch passes no structs), in this order.
+#define KT_SCHEDULE_PARAMS                                                                              \
+  int m, int n, int k, int batch, int tiles_m, int tiles_n, int ipt, int sk_tiles, int sk_ctas, int sk_share, \
+      int sk_extra, int split, int grid
+#define KT_SCHEDULE {m, n, k, batch, tiles_m, tiles_n, ipt, sk_tiles, sk_ctas, sk_share, sk_extra, split, grid}
+
+// CTA c's iterations [begin, end): gemm_schedule.cpp's twin. All in 32 bits (the space keeps
+// the iteration count below 2^31): a 64-bit division is a call, and its saved registers spill.
+__device__ __forceinline__ void kt_cta_range(const KtSchedule& s, int c, int& begin, int& end) {
+  if (c < s.sk_ctas) {
+    begin = c * s.sk_share + min(c, s.sk_extra);
+    end = begin + s.sk_share + (c < s.sk_extra ? 1 : 0);
+    return;
+  }
+  const int d = c - s.sk_ctas;
+  const int tile = s.sk_tiles + d / s.split, part = d % s.split;
+  begin = tile * s.ipt + part * s.ipt / s.split;
+  end = tile * s.ipt + (part + 1) * s.ipt / s.split;
+}
+
+// The origin in C of tile `in_batch` of a batch's tiles_m x tiles_n, in the order CTAs take
+// them (rasterisation): groups of KT_RASTER tile-rows, each walked column by column, so that
+// tiles running together share B's columns and their rows of A stay in L2. KT_RASTER 1 is
+// row-major.
+__device__ __forceinline__ void kt_tile_origin(const KtSchedule& s, int in_batch, int& row0, int& col0) {
+  const int per_group = KT_RASTER * s.tiles_n;
+  const int first = in_batch / per_group * KT_RASTER;
+  const int height = min(s.tiles_m - first, KT_RASTER);
+  const int within = in_batch % per_group;
+  row0 = (first + within % height) * KT_BM;
+  col0 = within / height * KT_BN;
+}
+
+// The workspace slot of CTA c's segment of the tile starting at t_begin: its first segment
+// (the one starting where its range does) or its last.
+__device__ __forceinline__ int kt_slot(const KtSchedule& s, int c, int t_begin) {
+  int b, e;
+  kt_cta_range(s, c, b, e);
+  return (b >= t_begin) ? c : s.grid + c;
+}
+
+// Writes this CTA's part of a tile. `acc[q]` is the thread's q-th accumulator, at tile row
+// row_of(q) and column col_of(q). A CTA with the whole tile stores it; otherwise it leaves its
+// partial in its slot and counts itself in; the last to arrive adds the others' and stores C.
+template <int PER_THREAD, typename RowOf, typename ColOf>
+__device__ __forceinline__ void kt_finish_tile(const KtSchedule& s, int tile, int t_begin, int seg_begin,
+                                               int seg_end, KT_ACC (&acc)[PER_THREAD], RowOf row_of, ColOf col_of,
+                                               KT_ACC* __restrict__ c, KT_ACC* __restrict__ workspace,
+                                               int* __restrict__ counters) {
+  __shared__ int kt_lo, kt_hi;  // the tile's CTAs, when this one fixes it up; kt_hi < 0 otherwise
+  const int tid = threadIdx.x;
+  const int t_end = t_begin + s.ipt;
+  if (seg_begin != t_begin || seg_end != t_end) {
+    const int me = blockIdx.x;
+    KT_ACC* mine = workspace + (long long)kt_slot(s, me, t_begin) * (KT_BM * KT_BN);
+#pragma unroll
+    for (int q = 0; q < PER_THREAD; ++q) mine[q * KT_THREADS + tid] = acc[q];
+    __threadfence();
+    __syncthreads();
+    if (tid == 0) {
+      // The CTAs whose ranges meet this tile are consecutive: walk out from this one.
+      int lo = me, hi = me;
+      int b, e;
+      for (; lo > 0; --lo) {
+        kt_cta_range(s, lo - 1, b, e);
+        if (e <= t_begin) break;
+      }
+      for (; hi + 1 < s.grid; ++hi) {
+        kt_cta_range(s, hi + 1, b, e);
+        if (b >= t_end) break;
+      }
+      const int arrived = atomicAdd(counters + tile, 1);
+      kt_lo = lo;
+      kt_hi = arrived == hi - lo ? hi : -1;
+    }
+    __syncthreads();
+    const int lo = kt_lo, hi = kt_hi;
+    if (hi < 0) return;
+    __threadfence();
+    for (int p = lo; p <= hi; ++p) {
+      if (p == me) continue;
+      const KT_ACC* theirs = workspace + (long long)kt_slot(s, p, t_begin) * (KT_BM * KT_BN);
+#pragma unroll
+      for (int q = 0; q < PER_THREAD; ++q) acc[q] += __ldcg(theirs + q * KT_THREADS + tid);
+    }
+    if (tid == 0) counters[tile] = 0;  // ready for the next run
+  }
+  const int per_batch = s.tiles_m * s.tiles_n;
+  const int b = tile / per_batch;
+  int row0, col0;
+  kt_tile_origin(s, tile % per_batch, row0, col0);
+  KT_ACC* out = c + (long long)b * s.m * s.n;
+#pragma unroll
+  for (int q = 0; q < PER_THREAD; ++q) {
+    const int row = row0 + row_of(q), col = col0 + col_of(q);
+    if (row < s.m && col < s.n) out[(long long)row * s.n + col] = acc[q];
+  }
+}
+
+// A(b, row, kk) and B(b, kk, col) of one batch's operands (gemm_shape.h), zero outside.
+__device__ __forceinline__ KT_IN kt_load_a(const KT_IN* a, const KtSchedule& s, int row, int kk) {
+  if (row >= s.m || kk >= s.k) return (KT_IN)0;
+  return KT_A_T ? a[(long long)kk * s.m + row] : a[(long long)row * s.k + kk];
+}
+__device__ __forceinline__ KT_IN kt_load_b(const KT_IN* b, const KtSchedule& s, int kk, int col) {
+  if (col >= s.n || kk >= s.k) return (KT_IN)0;
+  return KT_B_T ? b[(long long)col * s.k + kk] : b[(long long)kk * s.n + col];
+}

@@ -1,0 +1,125 @@
+#include "kernels/gemm/gemm_config.h"
+
+#include <algorithm>
+
+#include "kernels/gemm/gemm_schedule.h"
+
+namespace ktune {
+
+namespace {
+
+const std::vector<std::string> kDecompositions = {"data_parallel", "split_k", "stream_k", "hybrid"};
+
+// Static shared memory a CTA may declare.
+constexpr int64_t kStaticSharedBytes = 48 * 1024;
+// Past this many data registers (GemmConfig::data_registers) a thread spills on sm_90 with the
+// addresses and fragments beside them: found by compiling samples of the space
+// (tests/kernels/gemm_compile_test.cpp); the tensor kernel's unpacked 16-bit loads each need an
+// address and a predicate too.
+constexpr int64_t kMaxSimtDataRegisters = 96;
+constexpr int64_t kMaxTensorDataRegisters = 64;
+// The partial tiles' workspace a configuration may ask for.
+constexpr double kMaxWorkspaceBytes = 1024.0 * 1024 * 1024;
+
+}  // namespace
+
+GemmKernel gemm_kernel_for(const Precision& p) {
+  return p.input == Dtype::BF16 || p.input == Dtype::F16 ? GemmKernel::Tensor : GemmKernel::Simt;
+}
+
+GemmConfig GemmConfig::from(const Config& c, const Precision& p) {
+  GemmConfig g;
+  g.kernel = gemm_kernel_for(p);
+  g.decomposition = static_cast<GemmDecomposition>(c.at("decomposition"));
+  g.bm = c.at("bm");
+  g.bn = c.at("bn");
+  g.bk = c.at("bk");
+  g.tm = c.at("tm");
+  g.tn = c.at("tn");
+  g.stages = c.at("stages");
+  g.split = c.at("split");
+  g.sk_grid = c.at("sk_grid");
+  g.raster = c.at("raster");
+  return g;
+}
+
+int64_t GemmConfig::threads() const {
+  const int64_t units = (bm / tm) * (bn / tn);
+  return kernel == GemmKernel::Tensor ? units * 32 : units;
+}
+
+int64_t GemmConfig::shared_bytes(const Precision& p) const {
+  const int64_t in = static_cast<int64_t>(dtype_size(p.input));
+  if (kernel == GemmKernel::Simt) return stages * bk * (bm + 1 + bn + 1) * in;
+  const int64_t slices = stages * (bm + bn) * (bk + 8) * in;
+  return std::max(slices, bm * (bn + 4) * 4);
+}
+
+int64_t GemmConfig::accumulators_per_thread() const { return bm * bn / threads(); }
+
+int64_t GemmConfig::data_registers(const Precision& p) const {
+  const int64_t loads = (bm + bn) * bk / threads();
+  if (kernel == GemmKernel::Tensor) return 2 * accumulators_per_thread() + loads;
+  const int64_t acc_words = static_cast<int64_t>(dtype_size(p.accumulate)) / 4;
+  const int64_t in_words = static_cast<int64_t>(dtype_size(p.input)) / 4;
+  // A prefetched element holds its value and, until it is stored, its bounds check and address.
+  return accumulators_per_thread() * acc_words + 2 * loads * in_words;
+}
+
+ParameterSpace gemm_space(const GemmShape& shape, const Precision& p) {
+  const GemmKernel kernel = gemm_kernel_for(p);
+  const bool tensor = kernel == GemmKernel::Tensor;
+  ParameterSpace s;
+  s.params = {
+      Parameter::enumeration("decomposition", kDecompositions),
+      Parameter::power_of_two("bm", tensor ? 32 : 16, 128),
+      Parameter::power_of_two("bn", tensor ? 32 : 16, 128),
+      Parameter::power_of_two("bk", tensor ? 16 : 8, tensor ? 64 : 32),
+      // Simt: the thread's micro-tile; tensor: the warp's tile (m16n8k16 fragments, B by pairs).
+      Parameter::power_of_two("tm", tensor ? 16 : 1, tensor ? 64 : 8),
+      Parameter::power_of_two("tn", tensor ? 16 : 1, tensor ? 64 : 8),
+      Parameter::int_range("stages", 1, 2),
+      Parameter::power_of_two("split", 1, 16),
+      Parameter::int_range("sk_grid", 4, 4 * kGemmSms, 4),
+      Parameter::power_of_two("raster", 1, 8),
+  };
+  auto config = [p](const Config& c) { return GemmConfig::from(c, p); };
+  s.constraints = {
+      {"the micro-tile divides the block tile",
+       [](const Config& c) { return c.at("bm") % c.at("tm") == 0 && c.at("bn") % c.at("tn") == 0; }},
+      {"32 to 256 threads a block",
+       [config](const Config& c) { return config(c).threads() >= 32 && config(c).threads() <= 256; }},
+      {"every thread loads the same share of each slice",
+       [config](const Config& c) {
+         const GemmConfig g = config(c);
+         return g.bm * g.bk % g.threads() == 0 && g.bk * g.bn % g.threads() == 0;
+       }},
+      {"the accumulators and the prefetched slices fit in registers",
+       [config, p, tensor](const Config& c) {
+         return config(c).data_registers(p) <= (tensor ? kMaxTensorDataRegisters : kMaxSimtDataRegisters);
+       }},
+      {"the slices fit in 48 KiB of shared memory",
+       [config, p](const Config& c) { return config(c).shared_bytes(p) <= kStaticSharedBytes; }},
+      {"split only counts for split_k, sk_grid only for stream_k and hybrid",
+       [](const Config& c) {
+         const auto d = static_cast<GemmDecomposition>(c.at("decomposition"));
+         const bool split = d == GemmDecomposition::SplitK, streamed = d == GemmDecomposition::StreamK || d == GemmDecomposition::Hybrid;
+         return (split ? c.at("split") > 1 : c.at("split") == 1) && (streamed || c.at("sk_grid") == kGemmSms);
+       }},
+      {"the MAC-loop iterations of all tiles count in 32 bits and the grid holds at most 2^20 CTAs (larger tiles for "
+       "this problem)",
+       [config, shape](const Config& c) {
+         const GemmSchedule g = GemmSchedule::of(shape, config(c));
+         return g.total_iterations() < (int64_t{1} << 31) && g.grid <= (int64_t{1} << 20);
+       }},
+      {"the partial tiles' workspace stays under 1 GiB",
+       [config, shape, p](const Config& c) {
+         const GemmConfig g = config(c);
+         return GemmSchedule::of(shape, g).workspace_elements(g) * static_cast<double>(dtype_size(p.accumulate)) <=
+                kMaxWorkspaceBytes;
+       }},
+  };
+  return s;
+}
+
+}  // namespace ktune

@@ -1,0 +1,67 @@
+// GEMM's canonical directions for the model-driven walk (digest-000 §2.9): factor-2 steps of
+// the block tile (coarsening: more of C a CTA), of the thread or warp tile (coarsening a
+// thread), of the k-slice (unrolling) and of the Stream-K grid. The decomposition is a discrete
+// choice the walk does not cross; each starts at a middle-sized tile, Stream-K and the hybrid at
+// the grid-size model's favourite grid (gemm_estimate.h); the walk may group the tile order.
+#include <functional>
+#include <memory>
+#include <optional>
+
+#include "kernels/gemm/gemm_config.h"
+#include "kernels/gemm/gemm_estimate.h"
+#include "kernels/gemm/gemm_family.h"
+
+namespace ktune {
+namespace {
+
+using Step = std::function<std::optional<Config>(const Config&)>;
+
+Step scale(std::shared_ptr<const ParameterSpace> space, const char* parameter, bool grow) {
+  return [space, parameter, grow](const Config& from) -> std::optional<Config> {
+    Config c = from;
+    int64_t& v = c.at(parameter);
+    v = grow ? v * 2 : v / 2;
+    if (v < 1 || !space->valid(c)) return std::nullopt;
+    return c;
+  };
+}
+
+Config start(GemmDecomposition d, const GemmShape& s, const Precision& p) {
+  const bool tensor = gemm_kernel_for(p) == GemmKernel::Tensor;
+  Config c = {{"decomposition", static_cast<int64_t>(d)},
+              {"bm", 64},
+              {"bn", 64},
+              {"bk", tensor ? 32 : 16},
+              {"tm", tensor ? 32 : 4},
+              {"tn", tensor ? 32 : 4},
+              {"stages", 2},
+              {"split", d == GemmDecomposition::SplitK ? 4 : 1},
+              {"sk_grid", kGemmSms},
+              {"raster", 1}};
+  if (d == GemmDecomposition::StreamK || d == GemmDecomposition::Hybrid)
+    c["sk_grid"] = preferred_sk_grid(s, GemmConfig::from(c, p), p);
+  return c;
+}
+
+}  // namespace
+
+CanonicalMoves GemmFamily::canonical_moves(const Problem& p) const {
+  const GemmShape s = GemmShape::of(p);
+  const auto space = std::make_shared<const ParameterSpace>(gemm_space(s, p.precision));
+  CanonicalMoves moves;
+  for (GemmDecomposition d : {GemmDecomposition::DataParallel, GemmDecomposition::SplitK, GemmDecomposition::StreamK,
+                              GemmDecomposition::Hybrid}) {
+    Config c = start(d, s, p.precision);
+    if (space->valid(c)) moves.starts.push_back(std::move(c));
+  }
+  moves.directions = {{"bm", "coarsen", scale(space, "bm", true)},
+                      {"bn", "coarsen", scale(space, "bn", true)},
+                      {"tm", "coarsen", scale(space, "tm", true)},
+                      {"tn", "reshape", scale(space, "tn", true)},
+                      {"bk", "unroll", scale(space, "bk", true)},
+                      {"sk_grid", "coarsen", scale(space, "sk_grid", true)},
+                      {"raster", "reshape", scale(space, "raster", true)}};
+  return moves;
+}
+
+}  // namespace ktune

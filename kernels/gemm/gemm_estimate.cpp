@@ -1,0 +1,91 @@
+#include "kernels/gemm/gemm_estimate.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "kernels/gemm/gemm_schedule.h"
+
+namespace ktune {
+
+namespace {
+
+struct CtaCosts {
+  double tile_store = 0;  // a, b: a tile's elements per thread
+  double iteration = 0;   // c
+  double peer = 0;        // d
+};
+
+CtaCosts costs_of(const GemmConfig& c, const Precision& p) {
+  CtaCosts k;
+  const double threads = static_cast<double>(c.threads());
+  k.tile_store = static_cast<double>(c.bm * c.bn) / threads;
+  k.peer = k.tile_store;
+  const double loads = static_cast<double>((c.bm + c.bn) * c.bk) / threads;
+  if (c.kernel == GemmKernel::Tensor) {
+    // A warp's 16x16x16 mma does 4096 MACs in about the issue time of 8 FMAs per lane.
+    k.iteration = 2 * loads + static_cast<double>(c.bk / 16 * (c.tm / 16) * (c.tn / 16)) * 8;
+  } else {
+    // f64 FMAs issue at half the f32 rate on sm_90.
+    const double fma = p.accumulate == Dtype::F64 ? 2.0 : 1.0;
+    k.iteration = 2 * loads + static_cast<double>(c.bk) * (c.tm + c.tn + fma * c.tm * c.tn);
+  }
+  return k;
+}
+
+// CTA `cta`'s time in the grid-size model.
+double cta_time(const GemmSchedule& g, const CtaCosts& k, int64_t cta) {
+  int64_t begin, end;
+  g.cta_range(cta, &begin, &end);
+  double t = static_cast<double>(end - begin) * k.iteration + k.tile_store;
+  const bool partial = begin % g.ipt != 0 || end % g.ipt != 0;
+  if (partial) t += k.tile_store + static_cast<double>(g.max_peers() - 1) * k.peer;
+  return t;
+}
+
+}  // namespace
+
+WorkEstimate estimate_gemm(const GemmShape& s, const GemmConfig& c, const Precision& p) {
+  const GemmSchedule g = GemmSchedule::of(s, c);
+  const CtaCosts k = costs_of(c, p);
+  WorkEstimate e;
+  e.threads_per_block = static_cast<int32_t>(c.threads());
+  e.blocks = g.grid;
+  const int64_t warps = (c.threads() + 31) / 32;
+  e.warp_work.reserve(static_cast<size_t>(g.grid * warps));
+  for (int64_t cta = 0; cta < g.grid; ++cta) {
+    const double t = cta_time(g, k, cta);
+    for (int64_t w = 0; w < warps; ++w) e.warp_work.push_back(t);
+  }
+  // Each tile reads its rows of A and columns of B; L2 keeps about a wave's worth of them, so
+  // DRAM sees each operand about once per wave of tiles on its other dimension. Partials go
+  // out and back once.
+  const double in = static_cast<double>(dtype_size(p.input));
+  const double waves = std::max(1.0, static_cast<double>(g.tiles) / (2.0 * kGemmSms));
+  const double operands = (s.a_elements() + s.b_elements()) * in * std::min(waves, static_cast<double>(g.tiles_n));
+  const double partials = g.workspace_elements(c) > 0 ? 2.0 * g.sk_ctas * c.bm * c.bn * dtype_size(p.accumulate) : 0;
+  e.dram_bytes = operands + s.c_elements() * dtype_size(p.output) + partials +
+                 (g.split > 1 ? 2.0 * s.c_elements() * g.split * dtype_size(p.accumulate) : 0);
+  return e;
+}
+
+int64_t preferred_sk_grid(const GemmShape& s, const GemmConfig& c, const Precision& p) {
+  const CtaCosts k = costs_of(c, p);
+  GemmConfig trial = c;
+  trial.decomposition = GemmDecomposition::StreamK;
+  int64_t best = kGemmSms;
+  double best_time = 0;
+  for (int64_t grid = 4; grid <= 4 * kGemmSms; grid += 4) {
+    trial.sk_grid = grid;
+    const GemmSchedule g = GemmSchedule::of(s, trial);
+    // The slowest CTA, over the waves the grid takes on the device.
+    const double waves = std::ceil(static_cast<double>(g.grid) / (2.0 * kGemmSms));
+    const double t = cta_time(g, k, 0) * waves;
+    if (grid == 4 || t < best_time) {
+      best = grid;
+      best_time = t;
+    }
+  }
+  return best;
+}
+
+}  // namespace ktune

@@ -1,0 +1,185 @@
+#include "kernels/gemm/gemm_family.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "kernel_templates.h"
+#include "kernels/device_buffers.h"
+#include "kernels/gemm/gemm_check.h"
+#include "kernels/gemm/gemm_config.h"
+#include "kernels/gemm/gemm_estimate.h"
+#include "kernels/gemm/gemm_operands.h"
+#include "kernels/gemm/gemm_reference.h"
+#include "kernels/gemm/gemm_schedule.h"
+#include "kernels/gemm/gemm_vendor.h"
+#include "workload/input_error.h"
+
+namespace ktune {
+
+namespace {
+
+const char* c_type(Dtype d) {
+  switch (d) {
+    case Dtype::F64: return "double";
+    case Dtype::BF16:
+    case Dtype::F16: return "unsigned short";  // raw 16-bit words: the tensor kernel converts nothing
+    default: return "float";
+  }
+}
+
+const char* entry_of(const GemmConfig& c) { return c.kernel == GemmKernel::Tensor ? "gemm_tensor" : "gemm_simt"; }
+
+LaunchStep gemm_launch(const GemmShape& s, const GemmConfig& c) {
+  const GemmSchedule g = GemmSchedule::of(s, c);
+  LaunchStep step;
+  step.entry = entry_of(c);
+  step.grid.x = static_cast<uint32_t>(g.grid);
+  step.block.x = static_cast<uint32_t>(c.threads());
+  for (int64_t v : {s.m, s.n, s.k, s.batch, g.tiles_m, g.tiles_n, g.ipt, g.sk_tiles, g.sk_ctas, g.sk_share, g.sk_extra,
+                    g.split, g.grid})
+    step.args.push_back(KernelArg::of_scalar(static_cast<int32_t>(v)));
+  for (const char* buffer : {"a", "b", "c", "workspace", "counters"}) step.args.push_back(KernelArg::of_buffer(buffer));
+  return step;
+}
+
+}  // namespace
+
+std::string GemmFamily::description() const {
+  return "Dense C = A·B (batched), operands generated from their indices and stored row-major, "
+         "A and B each as is or transposed (problem.layout: nn, nt, tn, tt). A BM x BN tile per "
+         "CTA through shared memory: SIMT FMA micro-tiles for f32 and f64, 16x16x16 tensor-core "
+         "fragments for bf16 and f16 inputs (f32 accumulate and output). The MAC-loop iterations "
+         "are decomposed data-parallel, fixed split-K, Stream-K (sk_grid CTAs, partial tiles fixed "
+         "up through a workspace) or two-tile Stream-K + data-parallel (hybrid), tiles taken in "
+         "groups of raster tile-rows. Checked on a sample of C against double precision";
+}
+
+ProblemSchema GemmFamily::problem_schema() const {
+  return {{ProblemField::integer("m", 1, kGemmMaxExtent, 128, "rows of A and C"),
+           ProblemField::integer("n", 1, kGemmMaxExtent, 128, "columns of B and C"),
+           ProblemField::integer("k", 1, kGemmMaxExtent, 128, "columns of A, rows of B"),
+           ProblemField::integer("batch", 1, kGemmMaxBatch, 1, "independent products, stored one after another"),
+           ProblemField::choice("layout", {"nn", "nt", "tn", "tt"}, "nn",
+                                "A and B row-major as is (n) or transposed (t): nt reads both along k")}};
+}
+
+std::vector<Precision> GemmFamily::precisions() const {
+  return {Precision::uniform(Dtype::F32), Precision::uniform(Dtype::F64), {Dtype::BF16, Dtype::F32, Dtype::F32},
+          {Dtype::F16, Dtype::F32, Dtype::F32}};
+}
+
+void GemmFamily::check_problem(const Workload&, const Problem& p) const {
+  const GemmShape s = GemmShape::of(p);
+  const double bytes = gemm_operand_bytes(s, p.precision);
+  if (bytes > kGemmMaxDeviceBytes) {
+    throw LimitError("gemm " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) +
+                     " (batch " + std::to_string(s.batch) + ") in " + to_string(p.precision) + " needs " +
+                     std::to_string(static_cast<int64_t>(bytes / (1 << 20))) + " MiB for A, B and C, over the " +
+                     std::to_string(static_cast<int64_t>(kGemmMaxDeviceBytes / (1 << 20))) + " MiB a device holds");
+  }
+}
+
+ParameterSpace GemmFamily::space(const Problem& p) const { return gemm_space(GemmShape::of(p), p.precision); }
+
+KernelSource GemmFamily::source(const Problem& p, const Config& config) const {
+  const GemmShape s = GemmShape::of(p);
+  const GemmConfig c = GemmConfig::from(config, p.precision);
+  KernelSource src;
+  src.code = templates::k_gemm_common_cuh;
+  src.code += c.kernel == GemmKernel::Tensor ? templates::k_gemm_tensor_cu : templates::k_gemm_simt_cu;
+  src.entries = {entry_of(c)};
+  src.options = {std::string("-DKT_IN=") + c_type(p.precision.input),
+                 std::string("-DKT_ACC=") + c_type(p.precision.accumulate),
+                 "-DKT_BM=" + std::to_string(c.bm),
+                 "-DKT_BN=" + std::to_string(c.bn),
+                 "-DKT_BK=" + std::to_string(c.bk),
+                 "-DKT_TM=" + std::to_string(c.tm),
+                 "-DKT_TN=" + std::to_string(c.tn),
+                 "-DKT_THREADS=" + std::to_string(c.threads()),
+                 "-DKT_STAGES=" + std::to_string(c.stages),
+                 "-DKT_RASTER=" + std::to_string(c.raster),
+                 std::string("-DKT_A_T=") + (s.a_transposed ? "1" : "0"),
+                 std::string("-DKT_B_T=") + (s.b_transposed ? "1" : "0"),
+                 std::string("-DKT_MMA_BF16=") + (p.precision.input == Dtype::BF16 ? "1" : "0")};
+  return src;
+}
+
+std::vector<LaunchStep> GemmFamily::launches(const Workload&, const Problem& p, const Config& config) const {
+  return {gemm_launch(GemmShape::of(p), GemmConfig::from(config, p.precision))};
+}
+
+LaunchPlan GemmFamily::plan_with(const Problem& p, const Config& config, DeviceBuffer a, DeviceBuffer b,
+                                 std::map<std::string, HostBytes> samples) const {
+  const GemmShape s = GemmShape::of(p);
+  const GemmConfig c = GemmConfig::from(config, p.precision);
+  const GemmSchedule g = GemmSchedule::of(s, c);
+  LaunchPlan plan;
+  plan.family = name();
+  plan.problem = p;
+  plan.buffers = {std::move(a), std::move(b)};
+  const size_t elements = static_cast<size_t>(s.c_elements());
+  plan.buffers.push_back(output_buffer("c", elements, p.precision.output));
+  plan.buffers.push_back(
+      output_buffer("workspace", std::max<size_t>(1, static_cast<size_t>(g.workspace_elements(c))), p.precision.accumulate));
+  // Zero once: the CTA fixing a tile up resets its count for the next run.
+  const bool shared_tiles = g.workspace_elements(c) > 0;
+  plan.buffers.push_back(input_buffer("counters", std::vector<int32_t>(shared_tiles ? g.tiles : 1, 0)));
+  const size_t sampled = samples.at("sample_index").size() / sizeof(int64_t);
+  plan.outputs = {{"c", elements, p.precision.output, sampled}};
+  plan.check_data = std::move(samples);
+  plan.steps = {gemm_launch(s, c)};
+  return plan;
+}
+
+LaunchPlan GemmFamily::prepare(const Workload&, const Problem& p, const Config& config) const {
+  const GemmShape s = GemmShape::of(p);
+  return plan_with(p, config, gemm_operand_buffer("a", GemmOperand::A, s.a_elements(), p.precision.input),
+                   gemm_operand_buffer("b", GemmOperand::B, s.b_elements(), p.precision.input), gemm_sample_data(s));
+}
+
+LaunchPlan GemmFamily::prepare_next(const Workload& w, const Problem& p, const Config& config,
+                                    const LaunchPlan& previous) const {
+  const DeviceBuffer* a = previous.buffer("a");
+  const DeviceBuffer* b = previous.buffer("b");
+  if (!a || !b || previous.check_data.count("sample_index") == 0) return prepare(w, p, config);
+  return plan_with(p, config, *a, *b, previous.check_data);
+}
+
+Reference GemmFamily::reference(const Workload&, const Problem& p) const {
+  const GemmShape s = GemmShape::of(p);
+  std::vector<double> values;
+  for (int64_t i : gemm_sample_indices(s)) values.push_back(gemm_reference_at(s, i).value);
+  return {{"c", std::move(values)}};
+}
+
+Verdict GemmFamily::verify(const Problem& p, const PlanOutput& output, std::string_view got,
+                           const std::vector<double>& expected, const CheckData& data) const {
+  return check_gemm_sample(GemmShape::of(p), p.precision, output, got, expected, data);
+}
+
+std::vector<VendorCall> GemmFamily::vendor_calls(const Workload&, const Problem& p) const {
+  return gemm_vendor_calls(GemmShape::of(p));
+}
+
+LaunchPlan GemmFamily::vendor_plan(const Workload& w, const Problem& p) const {
+  // cuBLAS reads A and B and writes C: any configuration's plan holds them.
+  return prepare(w, p, space(p).first_valid());
+}
+
+WorkEstimate GemmFamily::estimate(const Workload&, const Problem& p, const Config& config) const {
+  return estimate_gemm(GemmShape::of(p), GemmConfig::from(config, p.precision), p.precision);
+}
+
+double GemmFamily::flops(const Workload&, const Problem& p) const { return 2.0 * GemmShape::of(p).c_elements() * GemmShape::of(p).k; }
+
+double GemmFamily::min_bytes(const Workload&, const Problem& p) const {
+  return gemm_operand_bytes(GemmShape::of(p), p.precision);
+}
+
+std::vector<std::string_view> GemmFamily::templates() const {
+  return {templates::k_gemm_common_cuh, templates::k_gemm_simt_cu, templates::k_gemm_tensor_cu};
+}
+
+std::unique_ptr<KernelFamily> make_gemm_family() { return std::make_unique<GemmFamily>(); }
+
+}  // namespace ktune

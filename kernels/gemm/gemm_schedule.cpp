@@ -1,0 +1,56 @@
+#include "kernels/gemm/gemm_schedule.h"
+
+#include <algorithm>
+
+namespace ktune {
+
+GemmSchedule GemmSchedule::of(const GemmShape& s, const GemmConfig& c) {
+  GemmSchedule g;
+  g.tiles_m = (s.m + c.bm - 1) / c.bm;
+  g.tiles_n = (s.n + c.bn - 1) / c.bn;
+  g.tiles = g.tiles_m * g.tiles_n * s.batch;
+  g.ipt = (s.k + c.bk - 1) / c.bk;
+  const int64_t total = g.tiles * g.ipt;
+  switch (c.decomposition) {
+    case GemmDecomposition::DataParallel: break;
+    case GemmDecomposition::SplitK: g.split = std::min(c.split, g.ipt); break;
+    case GemmDecomposition::StreamK:
+      g.sk_tiles = g.tiles;
+      g.sk_ctas = std::min(c.sk_grid, total);  // no CTA without iterations
+      break;
+    case GemmDecomposition::Hybrid:
+      // One fewer data-parallel wave than fits; fewer than two waves of tiles: all Stream-K.
+      g.sk_tiles = g.tiles >= 2 * c.sk_grid ? g.tiles % c.sk_grid + c.sk_grid : g.tiles;
+      g.sk_ctas = std::min(c.sk_grid, g.sk_tiles * g.ipt);
+      break;
+  }
+  if (g.sk_ctas > 0) {
+    g.sk_share = g.sk_tiles * g.ipt / g.sk_ctas;
+    g.sk_extra = g.sk_tiles * g.ipt % g.sk_ctas;
+  }
+  g.grid = g.sk_ctas + (g.tiles - g.sk_tiles) * g.split;
+  return g;
+}
+
+void GemmSchedule::cta_range(int64_t c, int64_t* begin, int64_t* end) const {
+  if (c < sk_ctas) {
+    *begin = c * sk_share + std::min(c, sk_extra);
+    *end = *begin + sk_share + (c < sk_extra ? 1 : 0);
+    return;
+  }
+  const int64_t d = c - sk_ctas;
+  const int64_t tile = sk_tiles + d / split, part = d % split;
+  *begin = tile * ipt + part * ipt / split;
+  *end = tile * ipt + (part + 1) * ipt / split;
+}
+
+int64_t GemmSchedule::max_peers() const {
+  int64_t peers = split;
+  if (sk_ctas > 0) {
+    const int64_t share = std::max<int64_t>(1, sk_tiles * ipt / sk_ctas);
+    peers = std::max(peers, (ipt + share - 1) / share + 1);
+  }
+  return peers;
+}
+
+}  // namespace ktune

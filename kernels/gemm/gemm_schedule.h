@@ -1,0 +1,43 @@
+#pragma once
+// How a configuration divides the MAC-loop iterations among CTAs (digest-004 ch.5). The
+// iteration space is linear: tile by tile (batch, then rows of tiles, then columns), each tile
+// ceil(k / bk) iterations. The first `sk_tiles` tiles are Stream-K'd: `sk_ctas` CTAs take even,
+// contiguous shares of their iterations, crossing tile boundaries. Each remaining tile is cut
+// into `split` equal k-ranges, one CTA each. So:
+//   data-parallel:  sk_tiles = 0, split = 1          fixed split-K: sk_tiles = 0, split = s
+//   Stream-K:       sk_tiles = all, sk_ctas = g       hybrid: sk_tiles = (t mod g) + g, the rest
+//                                                     data-parallel ("two-tile SK + DP")
+// The Stream-K shares are balanced: CTA c gets sk_share iterations, plus one if c < sk_extra.
+// A tile computed by several CTAs is fixed up by the last of them to finish (an atomic count
+// per tile), which adds the others' partials from the workspace: no CTA ever waits for
+// another, so any grid is deadlock-free, the counts reset themselves, and the PTX interpreter,
+// which runs blocks one after another, computes the same answer. gemm_common.cuh is the device
+// twin of cta_range.
+#include <cstdint>
+
+#include "kernels/gemm/gemm_config.h"
+
+namespace ktune {
+
+struct GemmSchedule {
+  int64_t tiles_m = 1, tiles_n = 1, tiles = 1;  // tiles counts every batch's
+  int64_t ipt = 1;                              // iterations per tile
+  int64_t sk_tiles = 0, sk_ctas = 0, split = 1;
+  int64_t sk_share = 0, sk_extra = 0;           // each Stream-K CTA's iterations, the first sk_extra one more
+  int64_t grid = 1;
+
+  static GemmSchedule of(const GemmShape& s, const GemmConfig& c);
+  // CTA c's iterations [begin, end).
+  void cta_range(int64_t c, int64_t* begin, int64_t* end) const;
+  // The iterations of every tile: the kernels count them in 32 bits.
+  int64_t total_iterations() const { return tiles * ipt; }
+  // The most CTAs sharing one tile.
+  int64_t max_peers() const;
+  // Partial tiles' workspace: two slots a CTA (its first and last segments), in accumulators.
+  // None when every CTA computes whole tiles.
+  double workspace_elements(const GemmConfig& c) const {
+    return sk_ctas == 0 && split == 1 ? 0.0 : 2.0 * static_cast<double>(grid) * c.bm * c.bn;
+  }
+};
+
+}  // namespace ktune

@@ -1,0 +1,54 @@
+// A sample of the GEMM space, every precision and layout, must compile for the H100 (sm_90)
+// without spilling and within 48 KiB of static shared memory. The tensor-core kernels (bf16,
+// f16) are checked only here: the PTX interpreter does not run mma yet. NVRTC needs no GPU.
+#include <gtest/gtest.h>
+
+#include <future>
+
+#include "gpu/nvrtc_compiler.h"
+#include "gpu/thread_pool.h"
+#include "kernels/gemm/gemm_family.h"
+
+namespace ktune {
+namespace {
+
+struct Compilation {
+  std::string what;
+  std::string entry;
+  std::future<CompiledKernel> result;
+};
+
+TEST(GemmCompile, ASampleOfEveryPrecisionAndLayoutCompilesForSm90WithoutSpills) {
+  const GemmFamily family;
+  const NvrtcCompiler compiler;
+  ThreadPool pool;
+  std::vector<Compilation> compilations;
+  const std::vector<std::string> layouts = {"nn", "nt", "tn", "tt"};
+  for (const Precision& precision : family.precisions()) {
+    for (size_t l = 0; l < layouts.size(); ++l) {
+      const Problem problem = make_problem(family, {{"m", 1000}, {"n", 1000}, {"k", 1000}, {"layout", layouts[l]}}, precision);
+      const ParameterSpace space = family.space(problem);
+      SpaceRng rng(31 + l);
+      for (const Config& config : space.sample(rng, 4)) {
+        KernelSource s = family.source(problem, config);
+        const std::string entry = s.entries.at(0);
+        CompileRequest request{std::move(s.code), std::move(s.entries), std::move(s.options), "sm_90"};
+        compilations.push_back({space.canonical(config) + " " + layouts[l] + " " + to_string(precision), entry,
+                                pool.submit([&compiler, request] { return compiler.compile(request); })});
+      }
+    }
+  }
+  for (Compilation& c : compilations) {
+    const CompiledKernel k = c.result.get();
+    ASSERT_TRUE(k.ok) << c.what << "\n" << k.log;
+    ASSERT_EQ(k.usage.count(c.entry), 1u) << c.what;
+    const ResourceUsage& u = k.usage.at(c.entry);
+    EXPECT_EQ(u.spill_stores, 0) << c.what << "\n" << k.log;
+    EXPECT_EQ(u.spill_loads, 0) << c.what;
+    EXPECT_LE(u.shared_bytes, 48 * 1024) << c.what;
+    std::printf("%s regs=%d shared=%d\n", c.what.c_str(), u.registers, u.shared_bytes);
+  }
+}
+
+}  // namespace
+}  // namespace ktune

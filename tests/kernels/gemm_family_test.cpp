@@ -1,0 +1,203 @@
+// The GEMM family without a GPU: its problem's refusals, the decompositions' cover of the
+// iteration space, the sampled reference and its check, the space, the cuBLAS argument mapping.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <set>
+
+#include "kernels/gemm/gemm_check.h"
+#include "kernels/gemm/gemm_estimate.h"
+#include "kernels/gemm/gemm_family.h"
+#include "kernels/gemm/gemm_operands.h"
+#include "kernels/gemm/gemm_reference.h"
+#include "kernels/gemm/gemm_schedule.h"
+#include "kernels/gemm/gemm_vendor.h"
+#include "workload/input_error.h"
+
+namespace ktune {
+namespace {
+
+const GemmFamily family;
+const Precision kF32 = Precision::uniform(Dtype::F32);
+
+Problem problem(nlohmann::json params, Precision p = kF32) { return make_problem(family, params, p); }
+
+TEST(GemmFamily, RefusesBadShapesLayoutsAndDtypesBeforeAnythingIsAllocated) {
+  EXPECT_THROW(problem({{"m", 0}}), InputError);
+  EXPECT_THROW(problem({{"n", -5}}), InputError);
+  EXPECT_THROW(problem({{"k", int64_t{1} << 21}}), InputError);
+  EXPECT_THROW(problem({{"layout", "nx"}}), InputError);
+  EXPECT_THROW(problem({{"m", 64}}, Precision::uniform(Dtype::I32)), InputError);
+  EXPECT_THROW(problem({{"m", 64}}, {Dtype::BF16, Dtype::F32, Dtype::BF16}), InputError);
+  const Workload dense{WorkloadKind::Dense, {}};
+  const int64_t big = int64_t{1} << 20;
+  EXPECT_THROW(family.check_problem(dense, problem({{"m", big}, {"n", big}, {"k", 64}})), LimitError);
+  EXPECT_NO_THROW(family.check_problem(dense, problem({{"m", 8192}, {"n", 8192}, {"k", 8192}})));
+}
+
+TEST(GemmFamily, OneTypeNamesTheFamilysPrecisionWithThatInput) {
+  EXPECT_EQ(to_string(problem({}, Precision::uniform(Dtype::BF16)).precision), "bf16:f32:f32");
+  EXPECT_EQ(to_string(problem({}, Precision::uniform(Dtype::F16)).precision), "f16:f32:f32");
+  EXPECT_EQ(to_string(problem({}, Precision::uniform(Dtype::F64)).precision), "f64");
+  EXPECT_EQ(problem({}).key(), R"({"batch":1,"k":128,"layout":"nn","m":128,"n":128})");
+}
+
+GemmConfig config_of(GemmDecomposition d, int64_t bm, int64_t bn, int64_t bk, int64_t split, int64_t grid) {
+  GemmConfig c;
+  c.decomposition = d;
+  c.bm = bm;
+  c.bn = bn;
+  c.bk = bk;
+  c.split = split;
+  c.sk_grid = grid;
+  return c;
+}
+
+// Every decomposition hands out each iteration exactly once, in order, and no CTA is idle.
+TEST(GemmSchedule, EveryDecompositionCoversTheIterationsOnceWithoutIdleCtas) {
+  GemmShape s;
+  s.m = 33;
+  s.n = 47;
+  s.k = 650;
+  s.batch = 3;
+  for (auto d : {GemmDecomposition::DataParallel, GemmDecomposition::SplitK, GemmDecomposition::StreamK,
+                 GemmDecomposition::Hybrid})
+    for (int64_t grid : {4, 12, 132, 528})
+      for (int64_t split : {2, 16}) {
+        const GemmSchedule g = GemmSchedule::of(s, config_of(d, 16, 16, 8, split, grid));
+        int64_t next = 0;
+        for (int64_t c = 0; c < g.grid; ++c) {
+          int64_t b, e;
+          g.cta_range(c, &b, &e);
+          ASSERT_EQ(b, next) << static_cast<int>(d) << " grid " << grid << " cta " << c;
+          ASSERT_LT(b, e) << static_cast<int>(d) << " grid " << grid << " cta " << c;
+          next = e;
+        }
+        EXPECT_EQ(next, g.tiles * g.ipt);
+      }
+}
+
+TEST(GemmSchedule, HybridStreamsOneToTwoTilesACtaAndTheRestDataParallel) {
+  GemmShape s;
+  s.m = s.n = 2048;
+  s.k = 512;
+  const GemmSchedule g = GemmSchedule::of(s, config_of(GemmDecomposition::Hybrid, 64, 64, 16, 1, 132));
+  EXPECT_EQ(g.tiles, 1024);
+  EXPECT_EQ(g.sk_tiles, 1024 % 132 + 132);
+  EXPECT_EQ(g.grid, 132 + (1024 - g.sk_tiles));
+}
+
+TEST(GemmReference, TheSampleIsSortedDistinctInsideCAndHoldsTheCorners) {
+  GemmShape s;
+  s.m = 300;
+  s.n = 200;
+  s.k = 5;
+  s.batch = 2;
+  const std::vector<int64_t> idx = gemm_sample_indices(s);
+  EXPECT_GE(idx.size(), kGemmSpreadSamples);
+  EXPECT_TRUE(std::is_sorted(idx.begin(), idx.end()));
+  EXPECT_EQ(std::set<int64_t>(idx.begin(), idx.end()).size(), idx.size());
+  EXPECT_EQ(idx.front(), 0);
+  EXPECT_EQ(idx.back(), 2 * 300 * 200 - 1);
+  EXPECT_TRUE(std::count(idx.begin(), idx.end(), 199));  // first row, last column
+  s.m = s.n = 4;
+  EXPECT_EQ(gemm_sample_indices(s).size(), 2u * 16);  // small: every element
+}
+
+std::string full_c(const GemmShape& s) {
+  std::string bytes(static_cast<size_t>(s.c_elements()) * 4, '\0');
+  for (int64_t i = 0; i < static_cast<int64_t>(s.c_elements()); ++i) {
+    const float v = static_cast<float>(gemm_reference_at(s, i).value);
+    std::memcpy(&bytes[static_cast<size_t>(i) * 4], &v, 4);
+  }
+  return bytes;
+}
+
+TEST(GemmCheck, PassesTheProductAndFailsAMissingTermOrAnUnwrittenElement) {
+  for (const char* layout : {"nn", "tt"}) {
+    const Problem p = problem({{"m", 40}, {"n", 30}, {"k", 700}, {"layout", layout}});
+    const GemmShape s = GemmShape::of(p);
+    const Workload dense{WorkloadKind::Dense, {}};
+    const LaunchPlan plan = family.prepare(dense, p, family.space(p).first_valid());
+    const std::vector<double> expected = family.reference(dense, p).at("c");
+    ASSERT_EQ(plan.outputs.at(0).reference_elements(), expected.size());
+    CheckData data;
+    for (const auto& [name, bytes] : plan.check_data) data[name] = bytes.view();
+    std::string got = full_c(s);
+    EXPECT_TRUE(family.verify(p, plan.outputs[0], got, expected, data).ok);
+    // A sampled element without its last product.
+    int64_t at_index;
+    std::memcpy(&at_index, plan.check_data.at("sample_index").data() + 5 * sizeof at_index, sizeof at_index);
+    const size_t at = static_cast<size_t>(at_index);
+    const int64_t row = at_index / 30, col = at_index % 30;
+    float v;
+    std::memcpy(&v, &got[at * 4], 4);
+    std::string wrong = got;
+    const float missing = static_cast<float>(v - gemm_input_value(GemmOperand::A, s.a_index(0, row, 699)) *
+                                                    gemm_input_value(GemmOperand::B, s.b_index(0, 699, col)));
+    ASSERT_NE(missing, v);
+    std::memcpy(&wrong[at * 4], &missing, 4);
+    EXPECT_FALSE(family.verify(p, plan.outputs[0], wrong, expected, data).ok);
+    const float nan = std::nanf("");
+    std::memcpy(&wrong[at * 4], &nan, 4);
+    EXPECT_FALSE(family.verify(p, plan.outputs[0], wrong, expected, data).ok);
+  }
+}
+
+TEST(GemmSpace, IsTooLargeToListAndSampledValid) {
+  for (const Precision& p : family.precisions()) {
+    const ParameterSpace space = family.space(problem({{"m", 384}, {"n", 384}, {"k", 16384}}, p));
+    EXPECT_GE(space.nominal_size(), 1e6) << to_string(p);
+    SpaceRng rng(3);
+    const std::vector<Config> configs = space.sample(rng, 40);
+    EXPECT_EQ(configs.size(), 40u) << to_string(p);
+    for (const Config& c : configs) EXPECT_TRUE(space.valid(c));
+  }
+}
+
+TEST(GemmEstimate, TheGridSizeModelSpreadsALongKOverTheDeviceAndKeepsManyTilesDataParallel) {
+  GemmConfig c = config_of(GemmDecomposition::StreamK, 64, 64, 32, 1, 132);
+  c.kernel = GemmKernel::Tensor;
+  c.tm = c.tn = 32;
+  const Precision bf16{Dtype::BF16, Dtype::F32, Dtype::F32};
+  GemmShape skinny;
+  skinny.m = skinny.n = 384;
+  skinny.k = 16384;  // 36 tiles of 512 iterations
+  EXPECT_GT(preferred_sk_grid(skinny, c, bf16), 36);
+  // The first model ranks Stream-K above data-parallel there: 36 CTAs leave most SMs idle.
+  const WorkEstimate sk = estimate_gemm(skinny, c, bf16);
+  c.decomposition = GemmDecomposition::DataParallel;
+  const WorkEstimate dp = estimate_gemm(skinny, c, bf16);
+  EXPECT_LT(*std::max_element(sk.warp_work.begin(), sk.warp_work.end()),
+            *std::max_element(dp.warp_work.begin(), dp.warp_work.end()));
+}
+
+TEST(GemmVendor, CublasSeesTheRowMajorProductAsTheColumnMajorTranspose) {
+  struct Case {
+    const char* layout;
+    bool t_first, t_second;
+    int64_t ld_first, ld_second;
+  };
+  // m = 10, n = 20, k = 30: cuBLAS's first operand is B.
+  for (const Case& c : {Case{"nn", false, false, 20, 30}, Case{"nt", true, false, 30, 30},
+                        Case{"tn", false, true, 20, 10}, Case{"tt", true, true, 30, 10}}) {
+    const GemmShape s = GemmShape::of(problem({{"m", 10}, {"n", 20}, {"k", 30}, {"batch", 2}, {"layout", c.layout}}));
+    const nlohmann::json a = cublas_gemm_args(s);
+    EXPECT_EQ(a["m"], 20) << c.layout;
+    EXPECT_EQ(a["n"], 10) << c.layout;
+    EXPECT_EQ(a["transpose_first"], c.t_first) << c.layout;
+    EXPECT_EQ(a["transpose_second"], c.t_second) << c.layout;
+    EXPECT_EQ(a["ld_first"], c.ld_first) << c.layout;
+    EXPECT_EQ(a["ld_second"], c.ld_second) << c.layout;
+    EXPECT_EQ(a["ldc"], 20) << c.layout;
+    EXPECT_EQ(a["first"], "b");
+    EXPECT_EQ(a["second"], "a");
+  }
+  const std::vector<VendorCall> calls = family.vendor_calls({WorkloadKind::Dense, {}}, problem({}));
+  ASSERT_EQ(calls.size(), 1u + kGemmLtCandidates);
+  EXPECT_EQ(calls[0].name, "cublas_gemm");
+  EXPECT_EQ(calls[1].name, "cublaslt_gemm");
+}
+
+}  // namespace
+}  // namespace ktune
