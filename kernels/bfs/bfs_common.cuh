@@ -1,7 +1,6 @@
 // Shared by every BFS kernel: BfsFamily::source() places this first, so the templates need no
 // #include. Policy comes from -D options (bfs_config.h): KT_BLOCK, KT_COARSEN, KT_BALANCE,
 // KT_FRONTIER, KT_DIRECTION, KT_ALPHA, KT_BETA, KT_DENSE_SHIFT and KT_PARENTS.
-#define KT_FULL_MASK 0xffffffffu
 #define KT_UNREACHED (-1)
 
 // The int32 slots of the `state` buffer, which the plan's program reads: the loop runs while
@@ -23,12 +22,8 @@
 #define MODE_PUSH_BITMAP 1
 #define MODE_PULL 2
 
-// KT_BALANCE: how a tile of frontier vertices spreads their edges over threads (bfs_expand.cuh).
-#define BALANCE_THREAD 0
-#define BALANCE_WARP 1
-#define BALANCE_BLOCK 2
-#define BALANCE_SEGMENT 3
-#define BALANCE_TILE 4
+// KT_BALANCE (how a tile of frontier vertices spreads their edges over threads) and its
+// BALANCE_ values: kernels/graph/graph_expand.cuh, placed after this header.
 // KT_FRONTIER and KT_DIRECTION.
 #define FRONTIER_QUEUE 0
 #define FRONTIER_BITMAP 1

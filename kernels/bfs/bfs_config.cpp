@@ -1,5 +1,6 @@
 #include "kernels/bfs/bfs_config.h"
 
+#include "kernels/graph/expand_tile.h"
 #include "workload/input_error.h"
 
 namespace ktune {
@@ -72,14 +73,7 @@ BfsConfig BfsConfig::from(const Config& config) {
 std::string BfsConfig::balance_name() const { return kBalanceNames[static_cast<size_t>(balance)]; }
 
 int64_t BfsConfig::tile_items() const {
-  switch (balance) {
-    case BfsBalance::Warp:
-      return int64_t{block / 32} * coarsen;
-    case BfsBalance::Block:
-      return coarsen;
-    default:
-      return int64_t{block} * coarsen;
-  }
+  return expand_tile_items(static_cast<int>(balance), block, coarsen);
 }
 
 }  // namespace ktune

@@ -16,7 +16,7 @@ enum class BfsBalance { Thread, Warp, Block, Segment, Tile };
 // vertices, a bit per vertex, or the list until the frontier holds more than
 // n / 2^dense_shift vertices, MultiGraph's switch); direction ∈ {push, pull, optimising}
 // (Beamer's, switching on alpha and beta); schedule ∈ {thread, warp, block, segment, tile}: the
-// edge expansion's load balancing (bfs_expand.cuh); block (threads); coarsen (vertices a
+// edge expansion's load balancing (kernels/graph/graph_expand.cuh); block (threads); coarsen (vertices a
 // thread, warp or block takes). Parameters a configuration does not use are pinned to their
 // first value, so that no two configurations compile to the same kernel.
 ParameterSpace bfs_space();

@@ -5,7 +5,7 @@
 #include "kernel_templates.h"
 #include "kernels/bfs/bfs_config.h"
 #include "kernels/bfs/bfs_estimate.h"
-#include "kernels/bfs/bfs_graph_inputs.h"
+#include "kernels/graph/graph_inputs.h"
 #include "kernels/bfs/bfs_plan.h"
 #include "kernels/bfs/bfs_problem.h"
 #include "kernels/bfs/bfs_verify.h"
@@ -44,7 +44,7 @@ ParameterSpace BfsFamily::space(const Problem&) const { return bfs_space(); }
 KernelSource BfsFamily::source(const Problem& p, const Config& config) const {
   const BfsConfig c = BfsConfig::from(config);
   KernelSource s;
-  s.code = std::string(templates::k_bfs_common_cuh) + std::string(templates::k_bfs_expand_cuh) +
+  s.code = std::string(templates::k_bfs_common_cuh) + std::string(templates::k_graph_expand_cuh) +
            std::string(templates::k_bfs_control_cu);
   s.entries = {"bfs_start", "bfs_level_end"};
   if (c.pushes_queue() || c.pushes_bitmap()) {
@@ -96,7 +96,7 @@ LaunchPlan BfsFamily::plan_with(const Workload& w, const Problem& p, const Confi
       plan.prepare_seconds = previous->prepare_seconds;
     } else {
       const auto start = std::chrono::steady_clock::now();
-      for (DeviceBuffer& b : bfs_in_edges(w.matrix, inputs)) inputs.push_back(std::move(b));
+      for (DeviceBuffer& b : graph_in_edges(w.matrix, inputs)) inputs.push_back(std::move(b));
       // The transpose a pull reads is this configuration's host preprocessing.
       plan.prepare_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
@@ -117,7 +117,7 @@ LaunchPlan BfsFamily::plan_with(const Workload& w, const Problem& p, const Confi
 }
 
 LaunchPlan BfsFamily::prepare(const Workload& w, const Problem& p, const Config& config) const {
-  return plan_with(w, p, config, bfs_out_edges(w.matrix), nullptr);
+  return plan_with(w, p, config, graph_out_edges(w.matrix), nullptr);
 }
 
 LaunchPlan BfsFamily::prepare_next(const Workload& w, const Problem& p, const Config& config,
@@ -162,7 +162,7 @@ double BfsFamily::flops(const Workload& w, const Problem& p) const {
 double BfsFamily::min_bytes(const Workload& w, const Problem& p) const { return bfs_min_bytes(shape_of(w.matrix, p)); }
 
 std::vector<std::string_view> BfsFamily::templates() const {
-  return {templates::k_bfs_common_cuh, templates::k_bfs_expand_cuh, templates::k_bfs_control_cu,
+  return {templates::k_bfs_common_cuh, templates::k_graph_expand_cuh, templates::k_bfs_control_cu,
           templates::k_bfs_push_cu, templates::k_bfs_pull_cu};
 }
 

@@ -1,38 +1,17 @@
 #include "kernels/bfs/bfs_problem.h"
 
-#include <limits>
-#include <string>
-
-#include "workload/breadth_first.h"
-#include "workload/graph_sources.h"
-#include "workload/input_error.h"
+#include "kernels/graph/source_vertices.h"
 
 namespace ktune {
 
 ProblemSchema bfs_problem_schema() {
-  return {{ProblemField::integer_list(
-               "sources", 0, std::numeric_limits<int32_t>::max(), kMaxBfsSources, nlohmann::json::array(),
-               "source vertices, one BFS each, run in turn; [] (the default): " + std::to_string(kSeededSources) +
-                   " vertices with out-edges, drawn from a fixed seed"),
-           ProblemField::boolean("parents", false, "also output each reached vertex's parent")}};
+  return {{sources_field("BFS"), ProblemField::boolean("parents", false, "also output each reached vertex's parent")}};
 }
 
 bool bfs_outputs_parents(const Problem& p) { return p.params.at("parents").get<bool>(); }
 
-std::vector<int32_t> bfs_sources(const CsrF64& graph, const Problem& p) {
-  const std::vector<int32_t> named = p.params.at("sources").get<std::vector<int32_t>>();
-  return named.empty() ? seeded_sources(graph, kSeededSources) : named;
-}
+std::vector<int32_t> bfs_sources(const CsrF64& graph, const Problem& p) { return problem_sources(graph, p); }
 
-void check_bfs_problem(const CsrF64& graph, const Problem& p) {
-  const int32_t n = vertex_count(graph);
-  for (int32_t source : p.params.at("sources").get<std::vector<int32_t>>())
-    if (source >= n)
-      throw InputError("problem.sources names vertex " + std::to_string(source) + ", but the graph has " +
-                       std::to_string(n) + " vertices" +
-                       (n > 0 ? " (0.." + std::to_string(n - 1) + ")" : std::string()));
-  if (bfs_sources(graph, p).empty())
-    throw InputError("the graph has no edges, so ktune picks no source for it: name problem.sources");
-}
+void check_bfs_problem(const CsrF64& graph, const Problem& p) { check_sources(graph, p); }
 
 }  // namespace ktune

@@ -3,14 +3,14 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/graph/source_vertices.h"
 #include "kernels/problem.h"
 #include "workload/csr_matrix.h"
 
 namespace ktune {
 
-// At most this many sources a request; ktune picks kSeededSources when it names none.
-constexpr int kMaxBfsSources = 64;
-constexpr int kSeededSources = 4;
+// At most this many sources a request (kernels/graph/source_vertices.h).
+constexpr int kMaxBfsSources = kMaxTraversalSources;
 
 ProblemSchema bfs_problem_schema();
 bool bfs_outputs_parents(const Problem& p);

@@ -1,4 +1,4 @@
-#include "kernels/bfs/bfs_graph_inputs.h"
+#include "kernels/graph/graph_inputs.h"
 
 #include "kernels/device_buffers.h"
 #include "kernels/graph/graph_transpose.h"
@@ -27,11 +27,11 @@ DeviceBuffer renamed(DeviceBuffer b, std::string name) {
 
 }  // namespace
 
-std::vector<DeviceBuffer> bfs_out_edges(const CsrF64& graph) {
+std::vector<DeviceBuffer> graph_out_edges(const CsrF64& graph) {
   return {index_buffer("row_ptr", row_ptr_over_vertices(graph)), index_buffer("col_idx", at_least_one(graph.col_idx))};
 }
 
-std::vector<DeviceBuffer> bfs_in_edges(const CsrF64& graph, const std::vector<DeviceBuffer>& out_edges) {
+std::vector<DeviceBuffer> graph_in_edges(const CsrF64& graph, const std::vector<DeviceBuffer>& out_edges) {
   const CsrF64 in = transpose_graph(graph);
   if (in.row_ptr == row_ptr_over_vertices(graph) && in.col_idx == graph.col_idx)
     return {renamed(out_edges.at(0), "in_row_ptr"), renamed(out_edges.at(1), "in_col_idx")};

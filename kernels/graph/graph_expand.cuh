@@ -1,10 +1,19 @@
-// The edge expansion of a level, in five load-balancing schedules (KT_BALANCE). A kernel hands
-// expand() an operation over a range of `items` (frontier queue slots, or vertex ids):
+// The edge expansion of a graph pass over a frontier, in five load-balancing schedules
+// (KT_BALANCE), shared by the BFS and SSSP kernels (the family places it after its common
+// header; KT_BLOCK, KT_COARSEN and KT_BALANCE come from -D options). A kernel hands expand()
+// an operation over a range of `items` (frontier queue slots, or vertex ids):
 //   bool vertex(int item, int& v, int& begin, int& end): whether the item is a vertex to
 //     expand, and the range of its edges;
 //   bool edge(int v, int e): visits edge e of v; true when v needs no more of its edges (a
 //     pull that found a parent).
-// A block covers KT_TILE_ITEMS items (BfsConfig::tile_items on the host sizes the grid).
+// A block covers KT_TILE_ITEMS items (expand_tile_items in kernels/graph/expand_tile.h sizes
+// the grid on the host).
+#define KT_FULL_MASK 0xffffffffu
+#define BALANCE_THREAD 0
+#define BALANCE_WARP 1
+#define BALANCE_BLOCK 2
+#define BALANCE_SEGMENT 3
+#define BALANCE_TILE 4
 #if KT_BALANCE == BALANCE_WARP
 #define KT_TILE_ITEMS ((KT_BLOCK / 32) * KT_COARSEN)
 #elif KT_BALANCE == BALANCE_BLOCK

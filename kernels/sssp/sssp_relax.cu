@@ -1,0 +1,46 @@
+// One pass of the relaxation: every vertex of the queue offers its distance plus each out-edge's
+// weight to the edge's head (atomicMin on the bits). A head whose distance dropped joins the
+// next queue once per pass (its stamp, the pass it was queued for); under delta-stepping only
+// when the new distance is below the threshold, else it waits in the far set (one flag) until
+// a sweep moves it back. The queue ping-pongs between the halves of `queue` (2n entries).
+struct Relax {
+  const int* __restrict__ row_ptr;
+  const int* __restrict__ col_idx;
+  const dist_t* __restrict__ weight;
+  int* state;
+  const int* current;
+  int* next;
+  int* dist;
+  int* stamp;
+  int* pending;
+  int iteration;
+
+  __device__ bool vertex(int item, int& v, int& begin, int& end) const {
+    v = current[item];
+    begin = row_ptr[v];
+    end = row_ptr[v + 1];
+    return begin < end;
+  }
+  __device__ bool edge(int v, int e) const {
+    const int w = col_idx[e];
+    const int offer = to_bits(from_bits(dist[v]) + weight[e]);
+    // Most offers lose: a plain read spares them the atomic.
+    if (offer >= dist[w] || atomicMin(dist + w, offer) <= offer) return false;
+#if KT_DELTA_STEPPING
+    if (!(from_bits(offer) < from_bits(state[STATE_THRESHOLD]))) {
+      if (atomicOr(pending + w, 1) == 0) atomicAdd(state + STATE_FAR, 1);
+      return false;
+    }
+#endif
+    if (atomicMax(stamp + w, iteration + 1) <= iteration) next[atomicAdd(state + STATE_NEXT, 1)] = w;
+    return false;
+  }
+};
+
+extern "C" __global__ void __launch_bounds__(KT_BLOCK)
+sssp_relax(const int* __restrict__ row_ptr, const int* __restrict__ col_idx, const dist_t* __restrict__ weight,
+           int* state, int* queue, int* dist, int* stamp, int* pending, int n, int offset, int iteration) {
+  Relax op{row_ptr, col_idx, weight, state, queue + (iteration & 1) * n, queue + ((iteration + 1) & 1) * n,
+           dist + offset, stamp, pending, iteration};
+  expand(op, state[STATE_ITEMS]);
+}
