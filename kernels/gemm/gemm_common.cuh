@@ -118,3 +118,32 @@ __device__ __forceinline__ KT_IN kt_load_b(const KT_IN* b, const KtSchedule& s, 
   if (col >= s.n || kk >= s.k) return (KT_IN)0;
   return KT_B_T ? b[(long long)col * s.k + kk] : b[(long long)kk * s.n + col];
 }
+
+// What each thread loads of a k-slice: BM x BK of A and BK x BN of B spread over the CTA.
+#define KT_A_LOADS (KT_BM * KT_BK / KT_THREADS)
+#define KT_B_LOADS (KT_BK * KT_BN / KT_THREADS)
+
+// Slice element e of A at (row, kk), of B at (kk, col): along the operand's contiguous
+// dimension first, so that neighbouring threads read neighbouring addresses.
+__device__ __forceinline__ void kt_a_element(int e, int& row, int& kk) {
+  if (KT_A_T) { kk = e / KT_BM; row = e % KT_BM; } else { row = e / KT_BK; kk = e % KT_BK; }
+}
+__device__ __forceinline__ void kt_b_element(int e, int& kk, int& col) {
+  if (KT_B_T) { col = e / KT_BK; kk = e % KT_BK; } else { kk = e / KT_BN; col = e % KT_BN; }
+}
+
+// This thread's elements of the slice at k0 of the tile at (row0, col0), into registers.
+__device__ __forceinline__ void kt_fetch(const KT_IN* a, const KT_IN* b, const KtSchedule& s, int row0, int col0,
+                                         int k0, KT_IN (&ra)[KT_A_LOADS], KT_IN (&rb)[KT_B_LOADS]) {
+  int r, kk, c;
+#pragma unroll
+  for (int i = 0; i < KT_A_LOADS; ++i) {
+    kt_a_element(threadIdx.x + i * KT_THREADS, r, kk);
+    ra[i] = kt_load_a(a, s, row0 + r, k0 + kk);
+  }
+#pragma unroll
+  for (int i = 0; i < KT_B_LOADS; ++i) {
+    kt_b_element(threadIdx.x + i * KT_THREADS, kk, c);
+    rb[i] = kt_load_b(b, s, k0 + kk, col0 + c);
+  }
+}

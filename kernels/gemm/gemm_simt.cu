@@ -3,37 +3,11 @@
 // per thread. KT_STAGES 2 loads the next slice into registers while this one is computed (one
 // barrier an iteration); 1 loads, waits, computes. Extra parameters (-D): KT_TM, KT_TN, KT_STAGES.
 #define KT_TX (KT_BN / KT_TN)
-#define KT_A_LOADS (KT_BM * KT_BK / KT_THREADS)
-#define KT_B_LOADS (KT_BK * KT_BN / KT_THREADS)
 
 struct KtSlices {
   KT_IN a[KT_STAGES][KT_BK][KT_BM + 1];
   KT_IN b[KT_STAGES][KT_BK][KT_BN + 1];
 };
-
-// Element e of the A slice: along k first when A is stored k-contiguous, so that neighbouring
-// threads read neighbouring addresses.
-__device__ __forceinline__ void kt_a_element(int e, int& row, int& kk) {
-  if (KT_A_T) { kk = e / KT_BM; row = e % KT_BM; } else { row = e / KT_BK; kk = e % KT_BK; }
-}
-__device__ __forceinline__ void kt_b_element(int e, int& kk, int& col) {
-  if (KT_B_T) { col = e / KT_BK; kk = e % KT_BK; } else { kk = e / KT_BN; col = e % KT_BN; }
-}
-
-__device__ __forceinline__ void kt_fetch(const KT_IN* a, const KT_IN* b, const KtSchedule& s, int row0, int col0,
-                                         int k0, KT_IN (&ra)[KT_A_LOADS], KT_IN (&rb)[KT_B_LOADS]) {
-  int r, kk, c;
-#pragma unroll
-  for (int i = 0; i < KT_A_LOADS; ++i) {
-    kt_a_element(threadIdx.x + i * KT_THREADS, r, kk);
-    ra[i] = kt_load_a(a, s, row0 + r, k0 + kk);
-  }
-#pragma unroll
-  for (int i = 0; i < KT_B_LOADS; ++i) {
-    kt_b_element(threadIdx.x + i * KT_THREADS, kk, c);
-    rb[i] = kt_load_b(b, s, k0 + kk, col0 + c);
-  }
-}
 
 __device__ __forceinline__ void kt_stage(KtSlices& sm, int stage, const KT_IN (&ra)[KT_A_LOADS],
                                          const KT_IN (&rb)[KT_B_LOADS]) {

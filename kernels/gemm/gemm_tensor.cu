@@ -8,8 +8,6 @@
 // element per thread and slot. Extra parameters (-D): KT_TM, KT_TN, KT_STAGES, KT_MMA_BF16.
 #define KT_WARPS_N (KT_BN / KT_TN)
 #define KT_ROW (KT_BK + 8)
-#define KT_A_LOADS (KT_BM * KT_BK / KT_THREADS)
-#define KT_B_LOADS (KT_BK * KT_BN / KT_THREADS)
 #define KT_C_COLS (KT_BN + 4)
 #define KT_PER_THREAD (KT_BM * KT_BN / KT_THREADS)
 #define KT_SLICES_BYTES (KT_STAGES * (KT_BM + KT_BN) * KT_ROW * 2)
@@ -17,30 +15,6 @@
 #define KT_SMEM_BYTES (KT_SLICES_BYTES > KT_C_BYTES ? KT_SLICES_BYTES : KT_C_BYTES)
 #define KT_MT (KT_TM / 16)
 #define KT_NT (KT_TN / 8)
-
-// Slice element e of A at (row, kk), of B at (kk, col): along the operand's contiguous
-// dimension first, so that neighbouring threads read neighbouring addresses.
-__device__ __forceinline__ void kt_a_element(int e, int& row, int& kk) {
-  if (KT_A_T) { kk = e / KT_BM; row = e % KT_BM; } else { row = e / KT_BK; kk = e % KT_BK; }
-}
-__device__ __forceinline__ void kt_b_element(int e, int& kk, int& col) {
-  if (KT_B_T) { col = e / KT_BK; kk = e % KT_BK; } else { kk = e / KT_BN; col = e % KT_BN; }
-}
-
-__device__ __forceinline__ void kt_fetch(const KT_IN* a, const KT_IN* b, const KtSchedule& s, int row0, int col0,
-                                         int k0, KT_IN (&ra)[KT_A_LOADS], KT_IN (&rb)[KT_B_LOADS]) {
-  int r, kk, c;
-#pragma unroll
-  for (int i = 0; i < KT_A_LOADS; ++i) {
-    kt_a_element(threadIdx.x + i * KT_THREADS, r, kk);
-    ra[i] = kt_load_a(a, s, row0 + r, k0 + kk);
-  }
-#pragma unroll
-  for (int i = 0; i < KT_B_LOADS; ++i) {
-    kt_b_element(threadIdx.x + i * KT_THREADS, kk, c);
-    rb[i] = kt_load_b(b, s, k0 + kk, col0 + c);
-  }
-}
 
 // A as [BM][BK + 8], B as [BN][BK + 8]: k-contiguous rows, what ldmatrix reads.
 __device__ __forceinline__ void kt_stage(KT_IN* sa, KT_IN* sb, const KT_IN (&ra)[KT_A_LOADS],
