@@ -56,11 +56,7 @@ const std::vector<SddmmPtx>& sddmm_ptx_corpus(int64_t k) {
   return corpus;
 }
 
-Workload workload_of(CsrF64 m) {
-  Workload w;
-  w.matrix = std::move(m);
-  return w;
-}
+using testing_support::workload_of;
 
 // `a` with row `row` replaced by `length` columns spread over all of them.
 CsrF64 with_long_row(const CsrF64& a, int32_t row, int32_t length) {

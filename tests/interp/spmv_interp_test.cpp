@@ -31,33 +31,9 @@ using testing_support::random_csr;
 using testing_support::spmv_refused;
 using testing_support::spmv_ptx_corpus;
 
-Workload workload_of(CsrF64 m) {
-  Workload w;
-  w.matrix = std::move(m);
-  return w;
-}
+using testing_support::workload_of;
+using testing_support::matrix_with_long_row;
 
-// Mostly short rows (a third empty), one row of `long_length` random columns in the middle.
-CsrF64 matrix_with_long_row(int32_t rows, int32_t cols, int32_t long_length, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_int_distribution<int32_t> short_length(0, 2);
-  std::uniform_real_distribution<double> value(-1.0, 1.0);
-  CsrF64 a;
-  a.rows = rows;
-  a.cols = cols;
-  a.row_ptr.push_back(0);
-  for (int32_t r = 0; r < rows; ++r) {
-    const int32_t length = r == rows / 2 ? long_length : short_length(rng) * 3;
-    const int32_t stride = std::max(1, cols / std::max(length, 1));
-    for (int32_t k = 0; k < length; ++k) {
-      a.col_idx.push_back((k * stride + r) % cols);
-      a.values.push_back(value(rng));
-    }
-    std::sort(a.col_idx.end() - length, a.col_idx.end());
-    a.row_ptr.push_back(static_cast<int32_t>(a.col_idx.size()));
-  }
-  return a;
-}
 
 // Row r's one entry in column r + reach: SELL-32 takes it, and 16-bit offsets past 32767 do not.
 CsrF64 far_diagonal(int32_t rows, int32_t reach) {

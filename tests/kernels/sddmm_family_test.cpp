@@ -18,11 +18,7 @@ namespace {
 
 using testing_support::random_csr;
 
-Workload workload_of(CsrF64 m) {
-  Workload w;
-  w.matrix = std::move(m);
-  return w;
-}
+using testing_support::workload_of;
 
 Problem problem(Dtype dtype, int64_t k) { return Problem::of(dtype, {{"k", k}}); }
 

@@ -19,11 +19,7 @@ namespace {
 using testing_support::csr_with_row_lengths;
 using testing_support::random_csr;
 
-Workload workload_of(CsrF64 m) {
-  Workload w;
-  w.matrix = std::move(m);
-  return w;
-}
+using testing_support::workload_of;
 
 Problem problem(int32_t k, Dtype dtype = Dtype::F32) { return Problem::of(dtype, {{"k", k}}); }
 

@@ -22,11 +22,7 @@ namespace {
 using testing_support::random_csr;
 using testing_support::spmv_refused;
 
-Workload workload_of(CsrF64 m) {
-  Workload w;
-  w.matrix = std::move(m);
-  return w;
-}
+using testing_support::workload_of;
 
 bool has_option(const KernelSource& s, const std::string& option) {
   return std::find(s.options.begin(), s.options.end(), option) != s.options.end();

@@ -22,11 +22,7 @@ const char* const kSubwarp = "block=128;items_per_thread=1;lanes=8;schedule=subw
 const char* const kMerge = "block=128;items_per_thread=4;lanes=1;schedule=merge";
 const char* const kAdaptive = "block=256;items_per_thread=4;lanes=1;schedule=adaptive";
 
-Workload workload_of(CsrF64 m) {
-  Workload w;
-  w.matrix = std::move(m);
-  return w;
-}
+using testing_support::workload_of;
 
 CandidatePrediction emulate(const Workload& w, const std::string& key, Dtype dtype,
                             const CandidateEmulationOptions& options = {}) {

@@ -15,11 +15,7 @@ namespace {
 
 using testing_support::random_csr;
 
-Workload workload_of(CsrF64 m) {
-  Workload w;
-  w.matrix = std::move(m);
-  return w;
-}
+using testing_support::workload_of;
 
 Config config_of(const std::string& schedule, int64_t block, int64_t lanes, int64_t vec, int64_t coarsen,
                  int64_t chunks, int32_t k) {

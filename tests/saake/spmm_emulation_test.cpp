@@ -14,11 +14,7 @@ namespace {
 
 using testing_support::random_csr;
 
-Workload workload_of(CsrF64 m) {
-  Workload w;
-  w.matrix = std::move(m);
-  return w;
-}
+using testing_support::workload_of;
 
 Problem problem(int32_t k) { return Problem::of(Dtype::F32, {{"k", k}}); }
 
