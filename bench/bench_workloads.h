@@ -46,4 +46,15 @@ inline const std::vector<GeneratedWorkload>& fresh_workloads() {
   return list;
 }
 
+// Issue 23's operands for SpMM and SDDMM: matrices whose dense operands (rows x K) still fit the
+// device at K = 512 in f64 and whose references the host computes in seconds.
+inline const std::vector<GeneratedWorkload>& medium_workloads() {
+  static const std::vector<GeneratedWorkload> list = {
+      {"laplace2d_2048", WorkloadKind::SparseMatrix, [] { return generate_stencil_2d(2048); }},
+      {"rmat20_ef16", WorkloadKind::Graph, [] { return generate_rmat(20, 16, 1); }},
+      {"uniform_1M_x16", WorkloadKind::SparseMatrix, [] { return generate_uniform(1 << 20, 1 << 20, 16, 1); }},
+  };
+  return list;
+}
+
 }  // namespace ktune::bench

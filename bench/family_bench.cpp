@@ -34,7 +34,7 @@ namespace {
 struct Options {
   std::string family = "spmv", matrices, out = ".", only, schedule, config, commit = "unknown";
   std::vector<json> problems;  // empty: the family's defaults
-  bool large = false, fresh = false;
+  bool large = false, fresh = false, medium = false;
   std::vector<Dtype> dtypes = {Dtype::F32, Dtype::F64};
 };
 
@@ -56,6 +56,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--commit") o.commit = value();
     else if (a == "--large") o.large = true;
     else if (a == "--fresh") o.fresh = true;
+    else if (a == "--medium") o.medium = true;
     else if (a == "--dtype") {
       const std::string d = value();
       o.dtypes = d == "both" ? std::vector<Dtype>{Dtype::F32, Dtype::F64} : std::vector<Dtype>{dtype_from_string(d)};
@@ -90,6 +91,7 @@ std::vector<NamedWorkload> workloads(const Options& o) {
   };
   if (o.large) add(bench::large_workloads());
   if (o.fresh) add(bench::fresh_workloads());
+  if (o.medium) add(bench::medium_workloads());
   return out;
 }
 
@@ -128,8 +130,8 @@ void write_results(const Options& o, const DeviceInfo& device, double copy_gbs, 
                                        return problems;
                                      }() +
                                      std::string(o.matrices.empty() ? "" : " --matrices data/matrices") +
-                                     (o.large ? " --large" : "") + (o.fresh ? " --fresh" : "") +
-                                     (o.schedule.empty() ? "" : " --schedule " + o.schedule) +
+                                     (o.large ? " --large" : "") + (o.fresh ? " --fresh" : "") + (o.medium ? " --medium" : "") +
+                                     (o.only.empty() ? "" : " --only " + o.only) + (o.schedule.empty() ? "" : " --schedule " + o.schedule) +
                                      (o.config.empty() ? "" : " --config '" + o.config + "'")}};
   fs::create_directories(o.out);
   std::ofstream(fs::path(o.out) / (o.family + "_bench.json"))

@@ -93,6 +93,21 @@ std::string vendor_text(const json& answer) {
   return text;
 }
 
+// The family's untuned default measured beside the answer: what tuning gained.
+std::string default_text(const json& answer) {
+  const json& d = answer.contains("default") ? answer["default"] : json();
+  if (!d.is_object() || !d.contains("measurement") || !d["measurement"].is_object() ||
+      field(d["measurement"], "status") != "ok")
+    return "-";
+  std::string text = microseconds(d["measurement"]["median_us"]);
+  if (answer.contains("speedup_vs_default") && answer["speedup_vs_default"].is_number()) {
+    char x[32];
+    std::snprintf(x, sizeof x, " (tuned %.2fx)", answer["speedup_vs_default"].get<double>());
+    text += x;
+  }
+  return text;
+}
+
 std::string padded(std::string text, size_t width) {
   if (text.size() < width) text.resize(width, ' ');
   return text;
@@ -111,6 +126,7 @@ std::string summarize_tune_answer(const json& answer) {
          row("parameters", parameters_text(answer)) +
          row("time", time_text(answer)) +
          row("vendor", vendor_text(answer)) +
+         row("default", default_text(answer)) +
          row("bottleneck", bottleneck_text(answer)) +
          row("source", field(answer, "source")) +
          row("match", match_text(answer)) +

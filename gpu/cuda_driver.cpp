@@ -28,7 +28,10 @@ LoadedDriver load_driver() {
   CudaDriver& d = loaded.driver;
   auto resolve = [&](const char* name, void** slot) {
     CUdriverProcAddressQueryResult status{};
-    if (get_proc(name, slot, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &status) != CUDA_SUCCESS || !*slot) {
+    // cuda.h 13 declares cuCtxSynchronize(void) under its old name while CUDA 13's ABI of that
+    // name is cuCtxSynchronize_v2(CUcontext): ask for the ABI of the prototype we call.
+    const int version = std::string(name) == "cuCtxSynchronize" ? 12000 : CUDA_VERSION;
+    if (get_proc(name, slot, version, CU_GET_PROC_ADDRESS_DEFAULT, &status) != CUDA_SUCCESS || !*slot) {
       if (loaded.why_not.empty()) loaded.why_not = std::string("the CUDA driver lacks ") + name;
     }
   };

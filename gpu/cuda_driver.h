@@ -41,6 +41,9 @@ class CudaError : public std::runtime_error {
   X(cuMemcpyHtoD, memcpy_htod)                        \
   X(cuMemcpyDtoH, memcpy_dtoh)                        \
   X(cuMemcpyDtoDAsync, memcpy_dtod_async)             \
+  X(cuMemcpyDtoHAsync, memcpy_dtoh_async)             \
+  X(cuMemAllocHost, mem_alloc_host)                   \
+  X(cuMemFreeHost, mem_free_host)                     \
   X(cuMemsetD8Async, memset_d8_async)                 \
   X(cuMemsetD32Async, memset_d32_async)               \
   X(cuStreamCreate, stream_create)                    \

@@ -42,6 +42,23 @@ class DeviceMemory {
   size_t bytes_ = 0;
 };
 
+// Page-locked host memory: a copy into it from the device is one asynchronous transfer,
+// where pageable memory costs a staged, synchronous one.
+class PinnedHostMemory {
+ public:
+  PinnedHostMemory(const CudaDriver& cu, size_t bytes) : cu_(cu) {
+    cu.check(cu.mem_alloc_host(&ptr_, bytes), "allocating " + std::to_string(bytes) + " page-locked host bytes");
+  }
+  PinnedHostMemory(const PinnedHostMemory&) = delete;
+  PinnedHostMemory& operator=(const PinnedHostMemory&) = delete;
+  ~PinnedHostMemory() { cu_.mem_free_host(ptr_); }
+  void* get() const { return ptr_; }
+
+ private:
+  const CudaDriver& cu_;
+  void* ptr_ = nullptr;
+};
+
 class CudaEvent {
  public:
   explicit CudaEvent(const CudaDriver& cu) : cu_(cu) { cu.check(cu.event_create(&event_, CU_EVENT_DEFAULT), "creating an event"); }

@@ -1,5 +1,6 @@
 #include "gpu/plan_runner.h"
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <stdexcept>
@@ -15,7 +16,7 @@ CUdeviceptr BufferTable::at(const std::string& name) const {
 
 PlanRunner::PlanRunner(const CudaDriver& cu, const CudaModule& module, const std::vector<LaunchStep>& steps,
                        std::vector<PlanOp> program, const BufferTable& table)
-    : cu_(cu), table_(table), program_(std::move(program)) {
+    : cu_(cu), table_(table), program_(std::move(program)), window_memory_(cu, kWindowWords * sizeof(int32_t)) {
   for (const LaunchStep& step : steps) launches_.push_back(prepare_launch(module, step));
   if (program_.empty())
     for (size_t i = 0; i < steps.size(); ++i) program_.push_back(PlanOp::run(i));
@@ -52,12 +53,23 @@ PlanRunner::Launch PlanRunner::prepare_launch(const CudaModule& module, const La
 }
 
 // The int32 at `index` of a buffer, once the stream has finished what it was given.
-int32_t PlanRunner::read_counter(CUstream stream, const std::string& buffer, uint32_t index) const {
-  if ((uint64_t{index} + 1) * sizeof(int32_t) > table_.size.at(buffer)) return 0;
-  cu_.check(cu_.stream_synchronize(stream), "waiting for a counter");
+int32_t PlanRunner::read_counter(CUstream stream, const std::string& buffer, uint32_t index) {
+  const uint64_t words = table_.size.at(buffer) / sizeof(int32_t);
+  if (index >= words) return 0;
+  const bool cached = window_.buffer == buffer && index >= window_.first && index < window_.first + window_.words;
+  if (!cached) {
+    // Counters sit at the front of their buffers: read the front, or a window from `index`.
+    const uint64_t first = index < kWindowWords ? 0 : index;
+    const uint64_t count = std::min(kWindowWords, words - first);
+    cu_.check(cu_.memcpy_dtoh_async(window_memory_.get(), table_.at(buffer) + first * sizeof(int32_t),
+                                    count * sizeof(int32_t), stream),
+              "reading a counter");
+    cu_.check(cu_.stream_synchronize(stream), "waiting for a counter");
+    window_ = {buffer, first, count};
+  }
   int32_t value = 0;
-  cu_.check(cu_.memcpy_dtoh(&value, table_.at(buffer) + uint64_t{index} * sizeof value, sizeof value),
-            "reading a counter");
+  std::memcpy(&value, static_cast<const char*>(window_memory_.get()) + (index - window_.first) * sizeof value,
+              sizeof value);
   return value;
 }
 
@@ -79,15 +91,18 @@ void PlanRunner::run_ops(const std::vector<PlanOp>& ops, CUstream stream, int32_
         cu_.check(cu_.launch_kernel(l.function, s->grid.x, s->grid.y, s->grid.z, s->block.x, s->block.y, s->block.z,
                                     s->shared_bytes, stream, params.data(), nullptr),
                   "launching '" + s->entry + "'");
+        window_ = {};  // the stream may change any buffer from here on
         break;
       }
       case PlanOp::Kind::Fill:
         cu_.check(cu_.memset_d32_async(table_.at(op.buffer), op.word, table_.size.at(op.buffer) / 4, stream),
                   "filling '" + op.buffer + "'");
+        window_ = {};
         break;
       case PlanOp::Kind::Copy:
         cu_.check(cu_.memcpy_dtod_async(table_.at(op.buffer), table_.at(op.from), table_.size.at(op.from), stream),
                   "copying '" + op.from + "' to '" + op.buffer + "'");
+        window_ = {};
         break;
       case PlanOp::Kind::Loop:
         for (int i = 0; i < op.max_iterations; ++i) {

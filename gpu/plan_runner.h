@@ -40,14 +40,24 @@ class PlanRunner {
     std::vector<uint64_t> slots;  // every argument's bytes; cuLaunchKernel reads its size from each
   };
 
+  // A window of a counter buffer, read in one transfer and valid until the next enqueue: a
+  // level's loop test and the next level's grid sizes then cost one round trip, not several.
+  struct CounterWindow {
+    std::string buffer;  // empty: nothing valid
+    uint64_t first = 0, words = 0;
+  };
+  static constexpr uint64_t kWindowWords = 256;
+
   Launch prepare_launch(const CudaModule& module, const LaunchStep& step) const;
-  int32_t read_counter(CUstream stream, const std::string& buffer, uint32_t index) const;
+  int32_t read_counter(CUstream stream, const std::string& buffer, uint32_t index);
   void run_ops(const std::vector<PlanOp>& ops, CUstream stream, int32_t iteration);
 
   const CudaDriver& cu_;
   const BufferTable& table_;
   std::vector<PlanOp> program_;
   std::vector<Launch> launches_;
+  PinnedHostMemory window_memory_;
+  CounterWindow window_;
 };
 
 }  // namespace ktune

@@ -67,6 +67,9 @@ struct TuneOutcome {
   int measurements = 0;                  // candidates the search measured (or replayed)
   std::string stop_reason;               // "budget", "seconds", "converged", "target", "exhausted", "cancelled"
   std::vector<CandidateOutcome> finalists;  // re-measured interleaved, fastest first
+  // The family's untuned default (ParameterSpace::first_valid), measured in the same run: what
+  // tuning gained over not tuning. Empty in model-only tunes and when cancelled.
+  std::optional<CandidateOutcome> untuned_default;
   std::optional<Explanation> explanation;   // of best; empty when there is no best
 };
 

@@ -245,6 +245,7 @@ TuneOutcome Tuner::run_measured(const Workload& w, const TuneRequest& r, std::ve
   settings.finalists = ctx_.finalists;
   settings.finalist_rounds = ctx_.finalist_rounds;
   settings.space_size = static_cast<int>(ranked.size());
+  settings.default_config = space.first_valid();
   if (settings.space_size <= ctx_.exhaustive_limit) {  // every configuration: no early stop
     settings.budget.measurements = std::max(1, *settings.space_size);
     settings.budget.patience = settings.budget.measurements + 1;

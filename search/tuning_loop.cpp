@@ -74,6 +74,7 @@ class Loop {
   void account(const CandidateOutcome& c, const std::string& technique);
   std::string stop_reason() const;
   void remeasure_finalists();
+  void measure_default();
   void report(const std::string& phase);
 
   const ParameterSpace& space_;
@@ -257,6 +258,28 @@ void Loop::remeasure_finalists() {
   outcome_.finalists = std::move(finalists);
 }
 
+// The default configuration's time, for "tuned vs default": reused when the search measured it,
+// measured now (counted, and eligible to win) when it did not; not past the time budget.
+void Loop::measure_default() {
+  if (!settings_.default_config || !outcome_.best || outcome_.stop_reason == "seconds" || observer_.cancelled()) return;
+  const Config config = *settings_.default_config;
+  const std::string key = space_.canonical(config);
+  for (const auto* list : {&outcome_.finalists, &history_})
+    for (const CandidateOutcome& c : *list)
+      if (c.config_key == key) {
+        outcome_.untuned_default = c;
+        return;
+      }
+  auto abandoned = abandoned_;
+  Pending p{config, key, "default", pool_.submit([&backend = backend_, config, abandoned] {
+              return *abandoned ? std::shared_ptr<const CompiledKernel>() : backend.compile(config);
+            })};
+  CandidateOutcome c = take(p);
+  account(c, p.technique);
+  ++outcome_.measurements;
+  outcome_.untuned_default = c;
+}
+
 TuneOutcome Loop::run() {
   outcome_.measured = true;
   if (auto stored = observer_.previous_vendor()) {
@@ -299,6 +322,7 @@ TuneOutcome Loop::run() {
   if (outcome_.stop_reason == "cancelled" || outcome_.stop_reason == "seconds") finalist_measurements_ = 0;
   planned_ = measured_ + finalist_measurements_;
   if (finalist_measurements_ > 0) remeasure_finalists();
+  measure_default();
   if (observer_.cancelled()) outcome_.stop_reason = "cancelled";
   report("done");
   return outcome_;

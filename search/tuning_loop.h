@@ -44,6 +44,9 @@ struct LoopSettings {
   int finalists = 3;              // the best few re-measured at the end ...
   int finalist_rounds = 2;        // ... this many more times each, interleaved
   std::optional<int> space_size;  // valid configurations, when known: caps the plan
+  // The untuned configuration to time beside the answer ("tuned vs default"): reused when the
+  // search measured it, else measured once after the search, on top of the budget.
+  std::optional<Config> default_config;
 };
 
 TuneOutcome run_tuning_loop(const ParameterSpace& space, const std::vector<Config>& seeds, Technique& technique,

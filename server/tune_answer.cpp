@@ -132,6 +132,14 @@ nlohmann::json build_tune_answer(const KernelFamily& family, const Workload& wor
       fastest_vendor = &v;
   }
   j["vendor"] = vendor;
+  // Tuned vs default: the family's untuned configuration, measured in the same run.
+  j["default"] = nullptr;
+  if (const auto& d = outcome.untuned_default) {
+    j["default"] = {{"config_key", d->config_key},
+                    {"measurement", d->measurement ? d->measurement->to_json() : nlohmann::json()}};
+    if (d->measured_ok() && best.measured_ok())
+      j["speedup_vs_default"] = d->measurement->median_us / best.measurement->median_us;
+  }
   j["use"] = "ktune";
   if (fastest_vendor && best.measured_ok()) {
     const double ours = best.measurement->median_us, theirs = fastest_vendor->measurement.median_us;

@@ -47,6 +47,15 @@ TEST(TuneSummary, NamesTheBottleneckAndTheFastestVendorAlgorithm) {
   EXPECT_TRUE(has(text, "cusparse-csr_alg2 19.25 us (ktune 1.80x)")) << text;  // a failed one never counts
 }
 
+TEST(TuneSummary, AMeasuredDefaultShowsWhatTuningGained) {
+  json a = answer();
+  a["default"] = {{"config_key", "schedule=row"}, {"measurement", {{"median_us", 30.5}, {"status", "ok"}}}};
+  a["speedup_vs_default"] = 2.44;
+  EXPECT_TRUE(has(summarize_tune_answer(a), "30.50 us (tuned 2.44x)")) << summarize_tune_answer(a);
+  a["default"]["measurement"]["status"] = "fault";
+  EXPECT_FALSE(has(summarize_tune_answer(a), "tuned")) << "a failed default is no baseline";
+}
+
 TEST(TuneSummary, APredictionAloneSaysSo) {
   json a = answer();
   a["measured_us"] = nullptr;

@@ -1,6 +1,8 @@
 // The measured search loop against a fake GPU whose timings are known.
 #include "search/tuning_loop.h"
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "tests/search/loop_fakes.h"
@@ -301,6 +303,48 @@ TEST_F(LoopFixture, CancellationStopsTheSearchAndSkipsTheFinalists) {
   RandomTechnique random(space);
   const TuneOutcome outcome = run(random);
   EXPECT_EQ(outcome.stop_reason, "cancelled");
+  EXPECT_EQ(backend.measured.size(), 3u);
+}
+
+TEST_F(LoopFixture, TheDefaultIsMeasuredOnceAfterTheSearchWhenTheSearchMissedIt) {
+  settings.budget.measurements = 3;
+  settings.default_config = cfg(1, 0);  // 19 µs on the bowl
+  ListTechnique list({cfg(8, 6), cfg(8, 5), cfg(8, 7)});
+  const TuneOutcome outcome = run(list);
+  ASSERT_TRUE(outcome.untuned_default);
+  EXPECT_EQ(outcome.untuned_default->config, cfg(1, 0));
+  EXPECT_DOUBLE_EQ(outcome.untuned_default->measurement->median_us, 19);
+  EXPECT_EQ(backend.measured.back(), cfg(1, 0)) << "after the search and its finalists";
+  EXPECT_EQ(std::count(backend.measured.begin(), backend.measured.end(), cfg(1, 0)), 1);
+  EXPECT_EQ(outcome.best->config, cfg(8, 6));
+  EXPECT_EQ(outcome.measurements, 4);
+}
+
+TEST_F(LoopFixture, TheDefaultTheSearchMeasuredIsNotMeasuredAgain) {
+  settings.budget.measurements = 3;
+  settings.default_config = cfg(8, 5);
+  ListTechnique list({cfg(8, 6), cfg(8, 5), cfg(2, 2)});
+  const TuneOutcome outcome = run(list);
+  ASSERT_TRUE(outcome.untuned_default);
+  EXPECT_EQ(outcome.untuned_default->config, cfg(8, 5));
+  EXPECT_EQ(backend.measured.size(), 3u + 6u) << "the search and the finalists only";
+}
+
+TEST_F(LoopFixture, ADefaultFasterThanEverythingTheSearchFoundWins) {
+  settings.budget.measurements = 2;
+  settings.finalist_rounds = 0;
+  settings.default_config = cfg(8, 6);
+  ListTechnique list({cfg(1, 0), cfg(2, 1)});
+  const TuneOutcome outcome = run(list);
+  EXPECT_EQ(outcome.best->config, cfg(8, 6));
+}
+
+TEST_F(LoopFixture, ACancelledSearchMeasuresNoDefault) {
+  settings.default_config = cfg(1, 0);
+  observer.cancel_after = 3;
+  ListTechnique list({cfg(8, 6), cfg(8, 5), cfg(8, 7), cfg(8, 4)});
+  const TuneOutcome outcome = run(list);
+  EXPECT_FALSE(outcome.untuned_default);
   EXPECT_EQ(backend.measured.size(), 3u);
 }
 
