@@ -119,9 +119,38 @@ __device__ __forceinline__ KT_IN kt_load_b(const KT_IN* b, const KtSchedule& s, 
   return KT_B_T ? b[(long long)col * s.k + kk] : b[(long long)kk * s.n + col];
 }
 
-// What each thread loads of a k-slice: BM x BK of A and BK x BN of B spread over the CTA.
+// What each thread loads of a k-slice: BM x BK of A and BK x BN of B spread over the CTA, in
+// vectors of KT_*_VEC elements along the operand's contiguous dimension, up to KT_VECTOR_BYTES
+// (16 for the tensor kernel: a 2-byte element loaded alone wastes most of each load; the SIMT
+// kernel's element, whose registers cannot hold both paths' addresses without spilling).
 #define KT_A_LOADS (KT_BM * KT_BK / KT_THREADS)
 #define KT_B_LOADS (KT_BK * KT_BN / KT_THREADS)
+#define KT_VEC_MAX (KT_VECTOR_BYTES / (int)sizeof(KT_IN))
+#define KT_VEC_OF(loads, run) \
+  ((loads) % KT_VEC_MAX == 0 && (run) % KT_VEC_MAX == 0 ? KT_VEC_MAX \
+   : KT_VEC_MAX >= 4 && (loads) % (KT_VEC_MAX / 2) == 0 && (run) % (KT_VEC_MAX / 2) == 0 ? KT_VEC_MAX / 2 : 1)
+#define KT_A_VEC KT_VEC_OF(KT_A_LOADS, KT_A_T ? KT_BM : KT_BK)
+#define KT_B_VEC KT_VEC_OF(KT_B_LOADS, KT_B_T ? KT_BK : KT_BN)
+// Load i of this thread: vector i / VEC (threads take neighbouring vectors), element i % VEC.
+#define KT_A_E(i) ((threadIdx.x + (i) / KT_A_VEC * KT_THREADS) * KT_A_VEC + (i) % KT_A_VEC)
+#define KT_B_E(i) ((threadIdx.x + (i) / KT_B_VEC * KT_THREADS) * KT_B_VEC + (i) % KT_B_VEC)
+
+// N elements from p, 16-byte aligned or aligned to N of them, in one load.
+template <int BYTES> struct KtBits;
+template <> struct KtBits<2> { typedef unsigned short T; };
+template <> struct KtBits<4> { typedef unsigned T; };
+template <> struct KtBits<8> { typedef uint2 T; };
+template <> struct KtBits<16> { typedef uint4 T; };
+template <int N>
+__device__ __forceinline__ void kt_load_vector(const KT_IN* p, KT_IN* out) {
+  union {
+    typename KtBits<N * sizeof(KT_IN)>::T bits;
+    KT_IN e[N];
+  } v;
+  v.bits = *reinterpret_cast<const typename KtBits<N * sizeof(KT_IN)>::T*>(p);
+#pragma unroll
+  for (int j = 0; j < N; ++j) out[j] = v.e[j];
+}
 
 // Slice element e of A at (row, kk), of B at (kk, col): along the operand's contiguous
 // dimension first, so that neighbouring threads read neighbouring addresses.
@@ -132,18 +161,36 @@ __device__ __forceinline__ void kt_b_element(int e, int& kk, int& col) {
   if (KT_B_T) { col = e / KT_BK; kk = e % KT_BK; } else { kk = e / KT_BN; col = e % KT_BN; }
 }
 
-// This thread's elements of the slice at k0 of the tile at (row0, col0), into registers.
+// This thread's elements of the slice at k0 of the tile at (row0, col0), into registers: a
+// vector in one load where it lies whole inside the operand and its rows keep vectors aligned
+// (the leading dimension a multiple of the vector), element by element (zero outside) elsewhere.
 __device__ __forceinline__ void kt_fetch(const KT_IN* a, const KT_IN* b, const KtSchedule& s, int row0, int col0,
                                          int k0, KT_IN (&ra)[KT_A_LOADS], KT_IN (&rb)[KT_B_LOADS]) {
   int r, kk, c;
+  const bool a_aligned = (KT_A_T ? s.m : s.k) % KT_A_VEC == 0;
 #pragma unroll
-  for (int i = 0; i < KT_A_LOADS; ++i) {
-    kt_a_element(threadIdx.x + i * KT_THREADS, r, kk);
-    ra[i] = kt_load_a(a, s, row0 + r, k0 + kk);
+  for (int i = 0; i < KT_A_LOADS; i += KT_A_VEC) {
+    kt_a_element(KT_A_E(i), r, kk);
+    const int row = row0 + r, k = k0 + kk;
+    const bool whole = KT_A_T ? row + KT_A_VEC <= s.m && k < s.k : row < s.m && k + KT_A_VEC <= s.k;
+    if (KT_A_VEC > 1 && a_aligned && whole) {
+      kt_load_vector<KT_A_VEC>(KT_A_T ? a + (long long)k * s.m + row : a + (long long)row * s.k + k, ra + i);
+    } else {
+#pragma unroll
+      for (int j = 0; j < KT_A_VEC; ++j) ra[i + j] = kt_load_a(a, s, row + (KT_A_T ? j : 0), k + (KT_A_T ? 0 : j));
+    }
   }
+  const bool b_aligned = (KT_B_T ? s.k : s.n) % KT_B_VEC == 0;
 #pragma unroll
-  for (int i = 0; i < KT_B_LOADS; ++i) {
-    kt_b_element(threadIdx.x + i * KT_THREADS, kk, c);
-    rb[i] = kt_load_b(b, s, k0 + kk, col0 + c);
+  for (int i = 0; i < KT_B_LOADS; i += KT_B_VEC) {
+    kt_b_element(KT_B_E(i), kk, c);
+    const int k = k0 + kk, col = col0 + c;
+    const bool whole = KT_B_T ? col < s.n && k + KT_B_VEC <= s.k : k < s.k && col + KT_B_VEC <= s.n;
+    if (KT_B_VEC > 1 && b_aligned && whole) {
+      kt_load_vector<KT_B_VEC>(KT_B_T ? b + (long long)col * s.k + k : b + (long long)k * s.n + col, rb + i);
+    } else {
+#pragma unroll
+      for (int j = 0; j < KT_B_VEC; ++j) rb[i + j] = kt_load_b(b, s, k + (KT_B_T ? j : 0), col + (KT_B_T ? 0 : j));
+    }
   }
 }

@@ -98,6 +98,7 @@ KernelSource GemmFamily::source(const Problem& p, const Config& config) const {
                  "-DKT_THREADS=" + std::to_string(c.threads()),
                  "-DKT_STAGES=" + std::to_string(c.stages),
                  "-DKT_RASTER=" + std::to_string(c.raster),
+                 "-DKT_VECTOR_BYTES=" + std::to_string(c.kernel == GemmKernel::Tensor ? 16 : dtype_size(p.precision.input)),
                  std::string("-DKT_A_T=") + (s.a_transposed ? "1" : "0"),
                  std::string("-DKT_B_T=") + (s.b_transposed ? "1" : "0"),
                  std::string("-DKT_MMA_BF16=") + (p.precision.input == Dtype::BF16 ? "1" : "0")};

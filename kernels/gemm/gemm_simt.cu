@@ -14,12 +14,12 @@ __device__ __forceinline__ void kt_stage(KtSlices& sm, int stage, const KT_IN (&
   int r, kk, c;
 #pragma unroll
   for (int i = 0; i < KT_A_LOADS; ++i) {
-    kt_a_element(threadIdx.x + i * KT_THREADS, r, kk);
+    kt_a_element(KT_A_E(i), r, kk);
     sm.a[stage][kk][r] = ra[i];
   }
 #pragma unroll
   for (int i = 0; i < KT_B_LOADS; ++i) {
-    kt_b_element(threadIdx.x + i * KT_THREADS, kk, c);
+    kt_b_element(KT_B_E(i), kk, c);
     sm.b[stage][kk][c] = rb[i];
   }
 }

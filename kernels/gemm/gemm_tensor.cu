@@ -22,12 +22,12 @@ __device__ __forceinline__ void kt_stage(KT_IN* sa, KT_IN* sb, const KT_IN (&ra)
   int r, kk, c;
 #pragma unroll
   for (int i = 0; i < KT_A_LOADS; ++i) {
-    kt_a_element(threadIdx.x + i * KT_THREADS, r, kk);
+    kt_a_element(KT_A_E(i), r, kk);
     sa[r * KT_ROW + kk] = ra[i];
   }
 #pragma unroll
   for (int i = 0; i < KT_B_LOADS; ++i) {
-    kt_b_element(threadIdx.x + i * KT_THREADS, kk, c);
+    kt_b_element(KT_B_E(i), kk, c);
     sb[c * KT_ROW + kk] = rb[i];
   }
 }
