@@ -1,12 +1,14 @@
-// A sparse family on the GPU against its vendor library (cuSPARSE), in one run. For every
+// A family on the GPU against its vendor library (cuSPARSE, cuBLAS), in one run. For every
 // matrix, problem and dtype: every configuration of the family's space measured and verified
 // (the ground truth of the emulator and search tables), the best of them against the fastest
 // vendor call, and the effective bandwidth by the family's byte model (min_bytes) against a
 // device-to-device copy measured in the same run. L2 flushed, medians.
 //
-// usage: family_bench [--family spmv|spmm|sddmm] [--problem JSON]... [--matrices DIR] [--large]
-//                     [--fresh] [--dtype f32|f64|both] [--only NAME] [--schedule NAME]
-//                     [--config KEY] [--out DIR] [--commit SHA]
+// usage: family_bench [--family spmv|spmm|sddmm|gemm] [--problem JSON]... [--matrices DIR] [--large]
+//                     [--fresh] [--medium] [--dtype f32|f64|bf16|f16|both] [--only NAME] [--schedule NAME]
+//                     [--config KEY] [--budget N] [--out DIR] [--commit SHA]
+// A dense family (gemm) has no matrices: each --problem is a workload, and a space too large to
+// measure whole is searched with --budget N measurements.
 // writes OUT/<family>_bench.json, OUT/<family>_bench.md and OUT/<family>_ground_truth.json.
 // --problem (repeatable) gives the family's problem parameters, e.g. '{"k":128}' (default: the
 // family's defaults). --schedule measures that schedule's configurations only (the vendor and
@@ -33,6 +35,7 @@ namespace {
 
 struct Options {
   std::string family = "spmv", matrices, out = ".", only, schedule, config, commit = "unknown";
+  int budget = 200;  // measurements, for a space too large to measure whole (GEMM's)
   std::vector<json> problems;  // empty: the family's defaults
   bool large = false, fresh = false, medium = false;
   std::vector<Dtype> dtypes = {Dtype::F32, Dtype::F64};
@@ -54,6 +57,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--schedule") o.schedule = value();
     else if (a == "--config") o.config = value();
     else if (a == "--commit") o.commit = value();
+    else if (a == "--budget") o.budget = std::stoi(value());
     else if (a == "--large") o.large = true;
     else if (a == "--fresh") o.fresh = true;
     else if (a == "--medium") o.medium = true;
@@ -71,8 +75,10 @@ struct NamedWorkload {
   Workload workload;
 };
 
-std::vector<NamedWorkload> workloads(const Options& o) {
+std::vector<NamedWorkload> workloads(const Options& o, const KernelFamily& family) {
   std::vector<NamedWorkload> out;
+  // A dense family's workload is its problem's shape (--problem): no matrix to read.
+  if (family.workload_kind() == WorkloadKind::Dense) return {{family.name(), "dense", {WorkloadKind::Dense, {}}}};
   if (!o.matrices.empty()) {
     std::vector<fs::path> files;
     for (const auto& e : fs::directory_iterator(o.matrices))
@@ -175,7 +181,7 @@ int main(int argc, char** argv) try {
   const KernelFamily* family = find_family(o.family);
   if (!family) throw std::runtime_error("no kernel family '" + o.family + "'");
   json rows = json::array(), truth = json::array();
-  for (const NamedWorkload& nw : workloads(o))
+  for (const NamedWorkload& nw : workloads(o, *family))
     for (const json& params : o.problems)
     for (Dtype dtype : o.dtypes) {
       const auto start = std::chrono::steady_clock::now();
@@ -183,6 +189,7 @@ int main(int argc, char** argv) try {
       request.family = family;
       request.problem = make_problem(*family, params, Precision::uniform(dtype));
       request.budget.seconds = 1e9;
+      request.budget.measurements = o.budget;  // counts only where the space is too large to measure whole
       bench::CollectingObserver collector;
       if (!o.schedule.empty()) {
         const std::string token = ";schedule=" + o.schedule + ";";
