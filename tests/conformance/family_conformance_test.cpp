@@ -15,11 +15,15 @@
 #include "model/interp/interpreter.h"
 #include "model/ptx/ptx_parser.h"
 #include "model/saake/candidate_emulation.h"
+#include "tests/kernels/plan_outputs.h"
 #include "tests/kernels/random_csr.h"
 #include "workload/input_error.h"
 
 namespace ktune {
 namespace {
+
+using testing_support::output_bytes;
+using testing_support::check_data_of;
 
 std::vector<std::string> family_names() {
   std::vector<std::string> names;
@@ -51,29 +55,6 @@ std::shared_ptr<const CompiledKernel> compile(const KernelFamily& family, const 
   static CompileCache cache(compiler, 256, nullptr);
   KernelSource s = family.source(problem, config);
   return cache.get(CompileRequest{std::move(s.code), std::move(s.entries), std::move(s.options), "sm_90"});
-}
-
-std::string bytes_of(const std::vector<double>& values, Dtype dtype) {
-  std::string out(values.size() * dtype_size(dtype), '\0');
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (dtype == Dtype::F32) {
-      const float v = static_cast<float>(values[i]);
-      std::memcpy(out.data() + i * sizeof v, &v, sizeof v);
-    } else if (dtype == Dtype::I32) {
-      // NaN stands for an element the kernel never wrote: on the device it holds the poison.
-      const int32_t v = std::isnan(values[i]) ? int32_t{0x7FF87FF8} : static_cast<int32_t>(values[i]);
-      std::memcpy(out.data() + i * sizeof v, &v, sizeof v);
-    } else {
-      std::memcpy(out.data() + i * sizeof(double), &values[i], sizeof(double));
-    }
-  }
-  return out;
-}
-
-CheckData check_data_of(const LaunchPlan& plan) {
-  CheckData data;
-  for (const auto& [name, bytes] : plan.check_data) data[name] = bytes.view();
-  return data;
 }
 
 class FamilyConformance : public ::testing::TestWithParam<std::string> {
@@ -174,7 +155,7 @@ TEST_P(FamilyConformance, DeviceKernelsReproduceTheReferenceInTheInterpreter) {
       ++interpreted;
       const Reference got = interp::compute_outputs(*module, plan);
       for (const PlanOutput& o : plan.outputs) {
-        const Verdict v = family().verify(problem, o, bytes_of(got.at(o.buffer), o.dtype), reference.at(o.buffer),
+        const Verdict v = family().verify(problem, o, output_bytes(got.at(o.buffer), o.dtype), reference.at(o.buffer),
                                           check_data_of(plan));
         EXPECT_TRUE(v.ok) << what << " " << o.buffer << ": " << v.message;
       }
@@ -196,22 +177,22 @@ TEST_P(FamilyConformance, TheVerifierCatchesAWrongElement) {
           interp::compute_outputs(ptx::parse_ptx(compile(family(), problem, plans(w, problem).front().first)->ptx), plan)
               .at(o.buffer);
       const CheckData data = check_data_of(plan);
-      EXPECT_TRUE(family().verify(problem, o, bytes_of(got, o.dtype), reference.at(o.buffer), data).ok) << o.buffer;
+      EXPECT_TRUE(family().verify(problem, o, output_bytes(got, o.dtype), reference.at(o.buffer), data).ok) << o.buffer;
       double largest = 1e-30;
       for (double v : got) largest = std::max(largest, std::fabs(v));
       std::vector<double> shifted = got, unwritten(got.size(), std::nan(""));
       for (double& v : shifted) v += largest / 10;
-      EXPECT_FALSE(family().verify(problem, o, bytes_of(shifted, o.dtype), reference.at(o.buffer), data).ok) << o.buffer;
-      EXPECT_FALSE(family().verify(problem, o, bytes_of(unwritten, o.dtype), reference.at(o.buffer), data).ok)
+      EXPECT_FALSE(family().verify(problem, o, output_bytes(shifted, o.dtype), reference.at(o.buffer), data).ok) << o.buffer;
+      EXPECT_FALSE(family().verify(problem, o, output_bytes(unwritten, o.dtype), reference.at(o.buffer), data).ok)
           << o.buffer;
       continue;
     }
     std::vector<double> wrong = reference.at(o.buffer);
     ASSERT_FALSE(wrong.empty());
     wrong[wrong.size() / 2] = std::nan("");  // as an element the kernel never wrote
-    EXPECT_FALSE(family().verify(problem, o, bytes_of(wrong, o.dtype), reference.at(o.buffer), check_data_of(plan)).ok)
+    EXPECT_FALSE(family().verify(problem, o, output_bytes(wrong, o.dtype), reference.at(o.buffer), check_data_of(plan)).ok)
         << o.buffer;
-    EXPECT_TRUE(family().verify(problem, o, bytes_of(reference.at(o.buffer), o.dtype), reference.at(o.buffer),
+    EXPECT_TRUE(family().verify(problem, o, output_bytes(reference.at(o.buffer), o.dtype), reference.at(o.buffer),
                                 check_data_of(plan))
                     .ok)
         << o.buffer;

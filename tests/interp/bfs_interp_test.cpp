@@ -15,9 +15,13 @@
 #include "model/interp/interpreter.h"
 #include "model/ptx/ptx_parser.h"
 #include "tests/kernels/bfs_graphs.h"
+#include "tests/kernels/plan_outputs.h"
 
 namespace ktune {
 namespace {
+
+using testing_support::output_bytes;
+using testing_support::check_data_of;
 
 using testing_support::bfs_cases;
 
@@ -45,15 +49,6 @@ std::vector<Config> checked_configurations() {
   SpaceRng rng(24);
   for (const Config& c : bfs_space().sample(rng, 16)) configs.push_back(c);
   return configs;
-}
-
-std::string bytes_of(const std::vector<double>& values) {
-  std::string out(values.size() * sizeof(int32_t), '\0');
-  for (size_t i = 0; i < values.size(); ++i) {
-    const auto v = static_cast<int32_t>(values[i]);
-    std::memcpy(out.data() + i * sizeof v, &v, sizeof v);
-  }
-  return out;
 }
 
 struct Compilation {
@@ -99,10 +94,9 @@ TEST(BfsInterp, EveryCheckedConfigurationCompilesAndComputesTheReference) {
       const LaunchPlan plan = family.prepare(w, problem, c.config);
       const Reference expected = family.reference(w, problem);
       const Reference got = interp::compute_outputs(module, plan);
-      CheckData data;
-      for (const auto& [name, bytes] : plan.check_data) data[name] = bytes.view();
+      const CheckData data = check_data_of(plan);
       for (const PlanOutput& o : plan.outputs) {
-        const Verdict v = family.verify(problem, o, bytes_of(got.at(o.buffer)), expected.at(o.buffer), data);
+        const Verdict v = family.verify(problem, o, output_bytes(got.at(o.buffer), Dtype::I32), expected.at(o.buffer), data);
         EXPECT_TRUE(v.ok) << o.buffer << ": " << v.message;
       }
     }
@@ -131,10 +125,9 @@ bool verifies_everywhere(const Config& config, bool parents, const std::string& 
     const LaunchPlan plan = family.prepare(w, problem, config);
     const Reference expected = family.reference(w, problem);
     const Reference got = interp::compute_outputs(module, plan);
-    CheckData data;
-    for (const auto& [name, bytes] : plan.check_data) data[name] = bytes.view();
+    const CheckData data = check_data_of(plan);
     for (const PlanOutput& o : plan.outputs)
-      ok = ok && family.verify(problem, o, bytes_of(got.at(o.buffer)), expected.at(o.buffer), data).ok;
+      ok = ok && family.verify(problem, o, output_bytes(got.at(o.buffer), Dtype::I32), expected.at(o.buffer), data).ok;
   }
   return ok;
 }

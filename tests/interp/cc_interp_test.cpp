@@ -13,22 +13,17 @@
 #include "model/interp/interpreter.h"
 #include "model/ptx/ptx_parser.h"
 #include "tests/kernels/graph_cases.h"
+#include "tests/kernels/plan_outputs.h"
 #include "tests/kernels/sampled_configs.h"
 #include "tests/ptx/spmv_ptx_corpus.h"
 
 namespace ktune::interp {
 namespace {
 
-namespace graph_case = testing_support::graph_case;
+using testing_support::output_bytes;
+using testing_support::check_data_of;
 
-std::string label_bytes(const std::vector<double>& labels) {
-  std::string bytes(labels.size() * sizeof(int32_t), '\0');
-  for (size_t i = 0; i < labels.size(); ++i) {
-    const auto l = static_cast<int32_t>(labels[i]);
-    std::memcpy(bytes.data() + i * sizeof l, &l, sizeof l);
-  }
-  return bytes;
-}
+namespace graph_case = testing_support::graph_case;
 
 ptx::PtxModule module_of(const CcFamily& family, const Config& config) {
   KernelSource s = family.source(Problem::of(Dtype::I32), config);
@@ -39,7 +34,7 @@ ptx::PtxModule module_of(const CcFamily& family, const Config& config) {
 Verdict run_and_verify(const CcFamily& family, const ptx::PtxModule& module, const LaunchPlan& plan,
                        const Workload& w) {
   const std::vector<double> labels = compute_outputs(module, plan).at("label");
-  return family.verify(plan.problem, plan.outputs.at(0), label_bytes(labels),
+  return family.verify(plan.problem, plan.outputs.at(0), output_bytes(labels, Dtype::I32),
                        family.reference(w, plan.problem).at("label"), {});
 }
 

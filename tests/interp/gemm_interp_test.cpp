@@ -13,31 +13,16 @@
 #include "kernels/gemm/gemm_family.h"
 #include "model/interp/interpreter.h"
 #include "model/ptx/ptx_parser.h"
+#include "tests/kernels/plan_outputs.h"
 #include "tests/ptx/spmv_ptx_corpus.h"
 
 namespace ktune::interp {
 namespace {
 
+using testing_support::output_bytes;
+using testing_support::check_data_of;
+
 using testing_support::compile_to_ptx_cached;
-
-std::string as_bytes(const std::vector<double>& values, Dtype dtype) {
-  std::string bytes(values.size() * dtype_size(dtype), '\0');
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (dtype == Dtype::F32) {
-      const float v = static_cast<float>(values[i]);
-      std::memcpy(&bytes[i * 4], &v, 4);
-    } else {
-      std::memcpy(&bytes[i * 8], &values[i], 8);
-    }
-  }
-  return bytes;
-}
-
-CheckData check_data_of(const LaunchPlan& plan) {
-  CheckData data;
-  for (const auto& [name, bytes] : plan.check_data) data[name] = bytes.view();
-  return data;
-}
 
 Config tile(const char* decomposition, int64_t bm, int64_t bn, int64_t bk, int64_t tm, int64_t tn, int64_t stages,
             int64_t split, int64_t sk_grid, int64_t raster = 1) {
@@ -92,7 +77,7 @@ TEST(GemmInterp, EveryDecompositionComputesTheSampledReference) {
     const std::vector<double> reference = family.reference(dense, r.problem).at("c");
     const PlanOutput& out = plan.outputs.at(0);
     const std::vector<double> got = compute_outputs(*r.module.get(), plan).at("c");
-    const Verdict v = family.verify(r.problem, out, as_bytes(got, out.dtype), reference, check_data_of(plan));
+    const Verdict v = family.verify(r.problem, out, output_bytes(got, out.dtype), reference, check_data_of(plan));
     EXPECT_TRUE(v.ok) << v.message;
   }
 }
@@ -106,7 +91,7 @@ TEST(GemmInterp, AKernelThatDropsTheLastKSliceFails) {
     // The kernel told k = 64: the 65th product of every element is missing.
     plan.steps.at(0).args.at(2) = KernelArg::of_scalar(int32_t{64});
     const std::vector<double> got = compute_outputs(*module_of(family, p, config), plan).at("c");
-    const Verdict v = family.verify(p, plan.outputs.at(0), as_bytes(got, Dtype::F32), family.reference(dense, p).at("c"),
+    const Verdict v = family.verify(p, plan.outputs.at(0), output_bytes(got, Dtype::F32), family.reference(dense, p).at("c"),
                                     check_data_of(plan));
     EXPECT_FALSE(v.ok) << family.space(p).canonical(config);
   }

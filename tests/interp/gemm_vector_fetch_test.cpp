@@ -11,18 +11,13 @@
 #include "kernels/gemm/gemm_family.h"
 #include "model/interp/interpreter.h"
 #include "model/ptx/ptx_parser.h"
+#include "tests/kernels/plan_outputs.h"
 
 namespace ktune {
 namespace {
 
-std::string f32_bytes(const std::vector<double>& values) {
-  std::string out(values.size() * sizeof(float), '\0');
-  for (size_t i = 0; i < values.size(); ++i) {
-    const float v = static_cast<float>(values[i]);
-    std::memcpy(out.data() + i * sizeof v, &v, sizeof v);
-  }
-  return out;
-}
+using testing_support::output_bytes;
+using testing_support::check_data_of;
 
 TEST(GemmVectorFetch, EveryLayoutMatchesTheReferenceOnAlignedAndRaggedShapes) {
   const GemmFamily family;
@@ -52,9 +47,8 @@ TEST(GemmVectorFetch, EveryLayoutMatchesTheReferenceOnAlignedAndRaggedShapes) {
       const Reference got = interp::compute_outputs(ptx::parse_ptx(k.ptx), plan);
       const Reference expected = family.reference(w, problem);
       for (const PlanOutput& o : plan.outputs) {
-        CheckData data;
-        for (const auto& [name, bytes] : plan.check_data) data[name] = bytes.view();
-        const Verdict v = family.verify(problem, o, f32_bytes(got.at(o.buffer)), expected.at(o.buffer), data);
+        const Verdict v = family.verify(problem, o, output_bytes(got.at(o.buffer), Dtype::F32), expected.at(o.buffer),
+                                        check_data_of(plan));
         EXPECT_TRUE(v.ok) << what << ": " << v.message;
       }
     }

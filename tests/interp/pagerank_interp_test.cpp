@@ -14,6 +14,7 @@
 #include "model/interp/interpreter.h"
 #include "model/ptx/ptx_parser.h"
 #include "tests/kernels/graph_cases.h"
+#include "tests/kernels/plan_outputs.h"
 #include "tests/kernels/sampled_configs.h"
 #include "tests/ptx/spmv_ptx_corpus.h"
 #include "workload/breadth_first.h"
@@ -21,20 +22,10 @@
 namespace ktune::interp {
 namespace {
 
-namespace graph_case = testing_support::graph_case;
+using testing_support::output_bytes;
+using testing_support::check_data_of;
 
-std::string bytes_of(const std::vector<double>& ranks, Dtype dtype) {
-  std::string out(ranks.size() * dtype_size(dtype), '\0');
-  for (size_t i = 0; i < ranks.size(); ++i) {
-    if (dtype == Dtype::F32) {
-      const auto v = static_cast<float>(ranks[i]);
-      std::memcpy(out.data() + i * sizeof v, &v, sizeof v);
-    } else {
-      std::memcpy(out.data() + i * sizeof ranks[i], &ranks[i], sizeof ranks[i]);
-    }
-  }
-  return out;
-}
+namespace graph_case = testing_support::graph_case;
 
 ptx::PtxModule module_of(const PagerankFamily& family, const Problem& problem, const Config& config) {
   KernelSource s = family.source(problem, config);
@@ -46,7 +37,7 @@ Verdict run_and_verify(const PagerankFamily& family, const ptx::PtxModule& modul
                        const Workload& w) {
   const PlanOutput& out = plan.outputs.at(0);
   const std::vector<double> ranks = compute_outputs(module, plan).at("rank");
-  return family.verify(plan.problem, out, bytes_of(ranks, out.dtype), family.reference(w, plan.problem).at("rank"), {});
+  return family.verify(plan.problem, out, output_bytes(ranks, out.dtype), family.reference(w, plan.problem).at("rank"), {});
 }
 
 TEST(PagerankInterp, SampledConfigurationsComputeTheReference) {

@@ -16,12 +16,16 @@
 #include "kernels/sddmm/sddmm_tiles.h"
 #include "model/interp/interpreter.h"
 #include "model/ptx/ptx_parser.h"
+#include "tests/kernels/plan_outputs.h"
 #include "tests/kernels/random_csr.h"
 #include "tests/ptx/spmv_ptx_corpus.h"
 #include "workload/generators.h"
 
 namespace ktune::interp {
 namespace {
+
+using testing_support::output_bytes;
+using testing_support::check_data_of;
 
 using testing_support::compile_to_ptx_cached;
 using testing_support::random_csr;
@@ -76,23 +80,10 @@ CsrF64 with_long_row(const CsrF64& a, int32_t row, int32_t length) {
   return out;
 }
 
-std::string as_bytes(const std::vector<double>& values, Dtype dtype) {
-  std::string bytes(values.size() * dtype_size(dtype), '\0');
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (dtype == Dtype::F32) {
-      const float v = static_cast<float>(values[i]);
-      std::memcpy(&bytes[i * 4], &v, 4);
-    } else {
-      std::memcpy(&bytes[i * 8], &values[i], 8);
-    }
-  }
-  return bytes;
-}
-
 Verdict run_and_verify(const SddmmFamily& family, const ptx::PtxModule& module, const LaunchPlan& plan,
                        const std::vector<double>& reference) {
   const std::vector<double> c = compute_outputs(module, plan).at("c");
-  return family.verify(plan.problem, plan.outputs.at(0), as_bytes(c, plan.outputs.at(0).dtype), reference, {});
+  return family.verify(plan.problem, plan.outputs.at(0), output_bytes(c, plan.outputs.at(0).dtype), reference, {});
 }
 
 TEST(SddmmInterp, EveryConfigurationComputesTheReference) {

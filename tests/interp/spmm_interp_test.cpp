@@ -15,11 +15,15 @@
 #include "kernels/spmm/spmm_family.h"
 #include "model/interp/interpreter.h"
 #include "model/ptx/ptx_parser.h"
+#include "tests/kernels/plan_outputs.h"
 #include "tests/kernels/random_csr.h"
 #include "tests/ptx/spmv_ptx_corpus.h"
 
 namespace ktune::interp {
 namespace {
+
+using testing_support::output_bytes;
+using testing_support::check_data_of;
 
 using testing_support::compile_to_ptx_cached;
 using testing_support::random_csr;
@@ -27,25 +31,6 @@ using testing_support::random_csr;
 using testing_support::workload_of;
 using testing_support::matrix_with_long_row;
 
-
-std::string as_bytes(const std::vector<double>& values, Dtype dtype) {
-  std::string bytes(values.size() * dtype_size(dtype), '\0');
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (dtype == Dtype::F32) {
-      const float v = static_cast<float>(values[i]);
-      std::memcpy(&bytes[i * 4], &v, 4);
-    } else {
-      std::memcpy(&bytes[i * 8], &values[i], 8);
-    }
-  }
-  return bytes;
-}
-
-CheckData check_data_of(const LaunchPlan& plan) {
-  CheckData data;
-  for (const auto& [name, bytes] : plan.check_data) data[name] = bytes.view();
-  return data;
-}
 
 // The PTX of each configuration's kernel, compiled on the thread pool and cached on disk (items
 // and threshold choose the plan, not the kernel: those configurations share one).
@@ -99,7 +84,7 @@ int expect_reference(const std::vector<Case>& cases, int32_t k, Dtype dtype, con
         ADD_FAILURE() << e.what();
         continue;
       }
-      const Verdict v = family.verify(p, plan.outputs.at(0), as_bytes(got, dtype), reference, check_data_of(plan));
+      const Verdict v = family.verify(p, plan.outputs.at(0), output_bytes(got, dtype), reference, check_data_of(plan));
       EXPECT_TRUE(v.ok) << v.message;
       ++ran;
     }
@@ -175,7 +160,7 @@ TEST(SpmmInterp, AWrongProductFailsTheCheck) {
     if (b.name == "col_idx") b.bytes = HostBytes(std::move(bytes));
   const auto modules = modules_of(family, p, {config});
   const std::vector<double> got = compute_outputs(*modules.at(config), plan).at("c");
-  const Verdict v = family.verify(p, plan.outputs.at(0), as_bytes(got, Dtype::F32), family.reference(w, p).at("c"),
+  const Verdict v = family.verify(p, plan.outputs.at(0), output_bytes(got, Dtype::F32), family.reference(w, p).at("c"),
                                   check_data_of(plan));
   EXPECT_FALSE(v.ok);
 }

@@ -10,6 +10,7 @@
 #include "kernels/output_check.h"
 #include "model/interp/interpreter.h"
 #include "model/ptx/ptx_parser.h"
+#include "tests/kernels/plan_outputs.h"
 #include "tests/kernels/random_csr.h"
 #include "tests/kernels/spmv_refusal.h"
 #include "workload/generators.h"
@@ -18,6 +19,9 @@
 
 namespace ktune::interp {
 namespace {
+
+using testing_support::output_bytes;
+using testing_support::check_data_of;
 
 // The reduction check with one length per element (empty: 1 each).
 Verdict verify_output(std::string_view out, Dtype dtype, const std::vector<double>& reference,
@@ -54,19 +58,6 @@ std::vector<int32_t> row_lengths(const CsrF64& a) {
   return n;
 }
 
-std::string as_bytes(const std::vector<double>& y, Dtype dtype) {
-  std::string bytes(y.size() * dtype_size(dtype), '\0');
-  for (size_t i = 0; i < y.size(); ++i) {
-    if (dtype == Dtype::F32) {
-      const float v = static_cast<float>(y[i]);
-      std::memcpy(&bytes[i * 4], &v, 4);
-    } else {
-      std::memcpy(&bytes[i * 8], &y[i], 8);
-    }
-  }
-  return bytes;
-}
-
 TEST(SpmvInterp, EveryConfigurationComputesTheReference) {
   const SpmvFamily family;
   const std::vector<std::pair<std::string, Workload>> workloads = {
@@ -96,7 +87,7 @@ TEST(SpmvInterp, EveryConfigurationComputesTheReference) {
       std::vector<double> y;
       ASSERT_NO_THROW(y = compute_outputs(module, plan).at("y"));
       const Verdict v =
-          verify_output(as_bytes(y, item.dtype), item.dtype, references[i], row_lengths(w.matrix));
+          verify_output(output_bytes(y, item.dtype), item.dtype, references[i], row_lengths(w.matrix));
       EXPECT_TRUE(v.ok) << v.message;
       ++checked;
     }
@@ -127,7 +118,7 @@ TEST(SpmvInterp, AWrongKernelFailsTheCheck) {
   }
   const std::vector<double> y = compute_outputs(ptx::parse_ptx(item.ptx), plan).at("y");
   const Verdict v =
-      verify_output(as_bytes(y, item.dtype), item.dtype, family.reference(w, {}).at("y"), row_lengths(w.matrix));
+      verify_output(output_bytes(y, item.dtype), item.dtype, family.reference(w, {}).at("y"), row_lengths(w.matrix));
   EXPECT_FALSE(v.ok);
 }
 

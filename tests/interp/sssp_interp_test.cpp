@@ -14,30 +14,20 @@
 #include "kernels/sssp/sssp_family.h"
 #include "model/interp/interpreter.h"
 #include "model/ptx/ptx_parser.h"
+#include "tests/kernels/plan_outputs.h"
 #include "tests/kernels/sampled_configs.h"
 #include "tests/kernels/sssp_graphs.h"
 
 namespace ktune {
 namespace {
 
+using testing_support::output_bytes;
+using testing_support::check_data_of;
+
 namespace cases = testing_support::sssp_case;
 
 std::vector<Config> checked_configurations() {
   return testing_support::sampled_configs(sssp_space(), {"algorithm", "schedule"}, 10, 24);
-}
-
-std::string bytes_of(const std::vector<double>& values, Dtype dtype) {
-  std::string out(values.size() * 4, '\0');
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (dtype == Dtype::F32) {
-      const auto v = static_cast<float>(values[i]);
-      std::memcpy(out.data() + i * 4, &v, 4);
-    } else {
-      const auto v = static_cast<int32_t>(values[i]);
-      std::memcpy(out.data() + i * 4, &v, 4);
-    }
-  }
-  return out;
 }
 
 Problem problem_of(Dtype dtype, const cases::SsspCase& test) {
@@ -59,10 +49,9 @@ std::string first_failure(const ptx::PtxModule& module, const Config& config, Dt
     const LaunchPlan plan = family.prepare(w, problem, config);
     const Reference expected = family.reference(w, problem);
     const Reference got = interp::compute_outputs(module, plan);
-    CheckData data;
-    for (const auto& [name, bytes] : plan.check_data) data[name] = bytes.view();
+    const CheckData data = check_data_of(plan);
     for (const PlanOutput& o : plan.outputs) {
-      const Verdict v = family.verify(problem, o, bytes_of(got.at(o.buffer), o.dtype), expected.at(o.buffer), data);
+      const Verdict v = family.verify(problem, o, output_bytes(got.at(o.buffer), o.dtype), expected.at(o.buffer), data);
       if (!v.ok) return test.name + ": " + v.message;
     }
   }

@@ -10,12 +10,16 @@
 #include "kernels/bfs/bfs_config.h"
 #include "kernels/bfs/bfs_problem.h"
 #include "tests/kernels/bfs_graphs.h"
+#include "tests/kernels/plan_outputs.h"
 #include "workload/breadth_first.h"
 #include "workload/graph_sources.h"
 #include "workload/input_error.h"
 
 namespace ktune {
 namespace {
+
+using testing_support::output_bytes;
+using testing_support::check_data_of;
 
 using testing_support::directed_graph;
 using testing_support::star_graph;
@@ -29,21 +33,6 @@ Workload graph_workload(CsrF64 g) {
 
 Problem bfs_problem(nlohmann::json params = nullptr) {
   return make_problem(BfsFamily(), params, Precision::uniform(Dtype::I32));
-}
-
-std::string int_bytes(const std::vector<double>& values) {
-  std::string out(values.size() * sizeof(int32_t), '\0');
-  for (size_t i = 0; i < values.size(); ++i) {
-    const auto v = static_cast<int32_t>(values[i]);
-    std::memcpy(out.data() + i * sizeof v, &v, sizeof v);
-  }
-  return out;
-}
-
-CheckData check_data_of(const LaunchPlan& plan) {
-  CheckData data;
-  for (const auto& [name, bytes] : plan.check_data) data[name] = bytes.view();
-  return data;
 }
 
 Config push_queue_config() { return bfs_space().first_valid(); }
@@ -188,33 +177,33 @@ TEST(BfsFamily, TheVerifierFailsWrongDepthsAndWrongParents) {
   const PlanOutput& depths = plan.outputs[0];
   const PlanOutput& parents = plan.outputs[1];
   const std::vector<double>& ref_parents = r.at("parents");
-  EXPECT_TRUE(family.verify(p, depths, int_bytes(r.at("depths")), r.at("depths"), data).ok);
-  EXPECT_TRUE(family.verify(p, parents, int_bytes(ref_parents), ref_parents, data).ok);
+  EXPECT_TRUE(family.verify(p, depths, output_bytes(r.at("depths"), Dtype::I32), r.at("depths"), data).ok);
+  EXPECT_TRUE(family.verify(p, parents, output_bytes(ref_parents, Dtype::I32), ref_parents, data).ok);
 
   std::vector<double> wrong = r.at("depths");
   wrong[5] += 1;
-  EXPECT_FALSE(family.verify(p, depths, int_bytes(wrong), r.at("depths"), data).ok);
+  EXPECT_FALSE(family.verify(p, depths, output_bytes(wrong, Dtype::I32), r.at("depths"), data).ok);
 
   const size_t n = 80;
   // Vertex 7's parent is 2 (a tree edge 2→7); vertex 1 is at depth 1 too, but 1→7 is no edge.
   ASSERT_EQ(ref_parents[7], 2);
   std::vector<double> no_edge = ref_parents;
   no_edge[7] = 1;
-  const Verdict missing_edge = family.verify(p, parents, int_bytes(no_edge), ref_parents, data);
+  const Verdict missing_edge = family.verify(p, parents, output_bytes(no_edge, Dtype::I32), ref_parents, data);
   EXPECT_FALSE(missing_edge.ok);
   EXPECT_NE(missing_edge.message.find("no edge"), std::string::npos) << missing_edge.message;
   std::vector<double> wrong_level = ref_parents;
   wrong_level[7] = 0;  // the source, two levels up
-  EXPECT_FALSE(family.verify(p, parents, int_bytes(wrong_level), ref_parents, data).ok);
+  EXPECT_FALSE(family.verify(p, parents, output_bytes(wrong_level, Dtype::I32), ref_parents, data).ok);
   std::vector<double> unreached = ref_parents;
   unreached[n + 0] = 62;  // vertex 0 is not reached from 62 (only its cycle and what 65→3 leads to are)
-  EXPECT_FALSE(family.verify(p, parents, int_bytes(unreached), ref_parents, data).ok);
+  EXPECT_FALSE(family.verify(p, parents, output_bytes(unreached, Dtype::I32), ref_parents, data).ok);
   std::vector<double> source = ref_parents;
   source[n + 62] = 61;
-  EXPECT_FALSE(family.verify(p, parents, int_bytes(source), ref_parents, data).ok);
+  EXPECT_FALSE(family.verify(p, parents, output_bytes(source, Dtype::I32), ref_parents, data).ok);
   std::vector<double> poisoned = ref_parents;
   poisoned[30] = 0x7FF87FF8;
-  EXPECT_FALSE(family.verify(p, parents, int_bytes(poisoned), ref_parents, data).ok);
+  EXPECT_FALSE(family.verify(p, parents, output_bytes(poisoned, Dtype::I32), ref_parents, data).ok);
 }
 
 TEST(BfsFamily, TheEstimateSeesTheSkewAThreadPerVertexSuffers) {

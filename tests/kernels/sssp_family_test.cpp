@@ -12,11 +12,15 @@
 
 #include "kernels/sssp/sssp_config.h"
 #include "kernels/sssp/sssp_weights.h"
+#include "tests/kernels/plan_outputs.h"
 #include "tests/kernels/sssp_graphs.h"
 #include "workload/input_error.h"
 
 namespace ktune {
 namespace {
+
+using testing_support::output_bytes;
+using testing_support::check_data_of;
 
 namespace cases = testing_support::sssp_case;
 
@@ -29,22 +33,6 @@ Workload graph_workload(CsrF64 g) {
 
 Problem sssp_problem(nlohmann::json params, Dtype dtype = Dtype::I32) {
   return make_problem(SsspFamily(), params, Precision::uniform(dtype));
-}
-
-template <typename T>
-std::string bytes_as(const std::vector<double>& values) {
-  std::string out(values.size() * sizeof(T), '\0');
-  for (size_t i = 0; i < values.size(); ++i) {
-    const auto v = static_cast<T>(values[i]);
-    std::memcpy(out.data() + i * sizeof v, &v, sizeof v);
-  }
-  return out;
-}
-
-CheckData check_data_of(const LaunchPlan& plan) {
-  CheckData data;
-  for (const auto& [name, bytes] : plan.check_data) data[name] = bytes.view();
-  return data;
 }
 
 TEST(SsspFamily, TakesIntegerThenFloatDistancesAndDefaultsToGeneratedWeights) {
@@ -113,16 +101,13 @@ TEST(SsspFamily, TheVerifierFailsAWrongDistance) {
     const LaunchPlan plan = family.prepare(w, p, sssp_space().first_valid());
     const Reference r = family.reference(w, p);
     std::vector<double> d = r.at("distances");
-    const auto bytes = [&](const std::vector<double>& v) {
-      return dtype == Dtype::F32 ? bytes_as<float>(v) : bytes_as<int32_t>(v);
-    };
     const PlanOutput& out = plan.outputs.at(0);
-    EXPECT_TRUE(family.verify(p, out, bytes(d), r.at("distances"), check_data_of(plan)).ok);
+    EXPECT_TRUE(family.verify(p, out, output_bytes(d, dtype), r.at("distances"), check_data_of(plan)).ok);
     size_t reached = 1;
     while (d[reached] == 0 || std::isinf(d[reached]) || d[reached] == std::numeric_limits<int32_t>::max()) ++reached;
     d[reached] *= 1.01;
     d[reached] += 1;
-    const Verdict wrong = family.verify(p, out, bytes(d), r.at("distances"), check_data_of(plan));
+    const Verdict wrong = family.verify(p, out, output_bytes(d, dtype), r.at("distances"), check_data_of(plan));
     EXPECT_FALSE(wrong.ok);
     EXPECT_EQ(wrong.bad_elements, 1) << wrong.message;
   }
