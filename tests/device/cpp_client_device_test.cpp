@@ -14,6 +14,7 @@
 #include "ktune/tuned_kernel.h"
 #include "tests/cpp_client/answer_fixture.h"
 #include "tests/device/device_fixture.h"
+#include "tests/kernels/plan_outputs.h"
 #include "workload/generators.h"
 #include "workload/input_error.h"
 
@@ -188,6 +189,34 @@ TEST_F(ClientOnDevice, AMatrixOnTheDeviceRunsItsOwnForms) {
     TunedKernel ours = TunedKernel::with_answer({"spmv", "f32", {}}, structure, on_device,
                                                 testing::answer_for(spmv, problem, config), options_);
     expect_matches(spmv, w, problem, *plan, launch(ours, *plan), theirs, "device-resident " + spmv.space(problem).canonical(config));
+  }
+}
+
+// The graph families' plans loop until a device counter says stop: the client runs them with the
+// worker's plan runner. One configuration a schedule, against the family's CPU reference (no
+// vendor library does these).
+TEST_F(ClientOnDevice, GraphFamiliesRunTheirLoopsAndMatchTheReference) {
+  const CsrF64 graph = generate_rmat(10, 8, 3);
+  for (const char* kernel : {"bfs", "sssp", "cc", "pagerank"}) {
+    const KernelFamily& family = *find_family(kernel);
+    const Precision precision = family.precisions().front();
+    const Problem problem = make_problem(family, nullptr, precision);
+    const Workload w{WorkloadKind::Graph, graph};
+    const Reference reference = family.reference(w, problem);
+    for (const Config& config : testing::one_per_schedule(family, problem)) {
+      const std::string what = std::string(kernel) + " " + family.space(problem).canonical(config);
+      const std::optional<LaunchPlan> plan = prepared(family, w, problem, config);
+      if (!plan) continue;
+      TunedKernel ours = TunedKernel::with_answer({kernel, to_string(precision), {}}, graph,
+                                                  testing::answer_for(family, problem, config), options_);
+      ASSERT_EQ(ours.runs(), "ktune") << what;
+      const Run run = launch(ours, *plan);
+      for (const PlanOutput& o : plan->outputs) {
+        const Verdict v = family.verify(problem, o, run.outputs.at(o.buffer), reference.at(o.buffer),
+                                        testing_support::check_data_of(*plan));
+        EXPECT_TRUE(v.ok) << what << " " << o.buffer << ": " << v.message;
+      }
+    }
   }
 }
 
