@@ -4,7 +4,7 @@
 
 // The registration of every family, one name each: kernels/<name>/ defines
 // std::unique_ptr<KernelFamily> make_<name>_family().
-#define KTUNE_FAMILIES(FAMILY) FAMILY(spmv) FAMILY(sddmm) FAMILY(spmm) FAMILY(bfs) FAMILY(cc) FAMILY(pagerank) FAMILY(gemm) FAMILY(sssp)
+#define KTUNE_FAMILIES(FAMILY) FAMILY(spmv) FAMILY(sddmm) FAMILY(spmm) FAMILY(bfs) FAMILY(cc) FAMILY(pagerank) FAMILY(gemm) FAMILY(sssp) FAMILY(contraction)
 
 namespace ktune {
 

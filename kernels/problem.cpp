@@ -54,6 +54,14 @@ nlohmann::json canonical_value(const ProblemField& f, const nlohmann::json& v) {
     case FieldKind::Boolean:
       if (!v.is_boolean()) refuse(f, "must be true or false");
       return v;
+    case FieldKind::Text: {
+      if (!v.is_string()) refuse(f, "must be a string");
+      const std::string& s = v.get_ref<const std::string&>();
+      if (s.size() > static_cast<size_t>(f.hi)) refuse(f, "has " + std::to_string(s.size()) + " characters, too many");
+      for (char c : s)
+        if (c < 0x20 || c > 0x7e) refuse(f, "holds a character that is not printable ASCII");
+      return v;
+    }
   }
   return v;
 }
@@ -103,6 +111,12 @@ ProblemField ProblemField::boolean(std::string name, bool fallback, std::string 
   return f;
 }
 
+ProblemField ProblemField::text(std::string name, size_t max_length, std::string fallback, std::string description) {
+  ProblemField f = integer(std::move(name), 0, static_cast<int64_t>(max_length), std::move(fallback), std::move(description));
+  f.kind = FieldKind::Text;
+  return f;
+}
+
 std::string ProblemField::accepts() const {
   switch (kind) {
     case FieldKind::Integer: return "an integer in " + number_text(lo) + ".." + number_text(hi);
@@ -115,6 +129,7 @@ std::string ProblemField::accepts() const {
       return out;
     }
     case FieldKind::Boolean: return "true or false";
+    case FieldKind::Text: return "printable text of up to " + number_text(hi) + " characters";
   }
   return "";
 }

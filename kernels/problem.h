@@ -13,7 +13,7 @@
 
 namespace ktune {
 
-enum class FieldKind { Integer, Number, IntegerList, Choice, Boolean };
+enum class FieldKind { Integer, Number, IntegerList, Choice, Boolean, Text };
 
 struct ProblemField {
   std::string name;
@@ -31,6 +31,9 @@ struct ProblemField {
   static ProblemField choice(std::string name, std::vector<std::string> choices, nlohmann::json fallback,
                              std::string description);
   static ProblemField boolean(std::string name, bool fallback, std::string description);
+  // Printable ASCII of at most `max_length` characters (an expression, a name): what a family
+  // parses itself, never echoed unchecked.
+  static ProblemField text(std::string name, size_t max_length, std::string fallback, std::string description);
 
   // What the field accepts, for error messages and GET /v1/kernels.
   std::string accepts() const;

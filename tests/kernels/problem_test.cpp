@@ -51,6 +51,25 @@ TEST(ProblemSchema, RefusesWithWhatItAccepts) {
   EXPECT_THROW(required.validate(nullptr), InputError);
 }
 
+TEST(ProblemSchema, TextIsPrintableAsciiOfBoundedLength) {
+  ProblemSchema s;
+  s.fields = {ProblemField::text("expression", 16, "", "an expression")};
+  EXPECT_EQ(s.validate({{"expression", "T[i] += a[i]"}})["expression"], "T[i] += a[i]");
+  EXPECT_EQ(s.validate(nullptr)["expression"], "");
+  const auto refusal = [&s](const nlohmann::json& v) {
+    try {
+      s.validate({{"expression", v}});
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(refusal(std::string(17, 'x')).find("17 characters, too many"), std::string::npos);
+  EXPECT_NE(refusal("a\nb").find("not printable ASCII"), std::string::npos);
+  EXPECT_NE(refusal("\xc3\xa9").find("not printable ASCII"), std::string::npos);
+  EXPECT_NE(refusal(3).find("must be a string"), std::string::npos);
+}
+
 TEST(Precision, ParsesUniformAndMixedForms) {
   EXPECT_EQ(precision_from_json("f64"), Precision::uniform(Dtype::F64));
   const Precision mixed = precision_from_json({{"input", "bf16"}, {"accumulate", "f32"}});

@@ -1,0 +1,168 @@
+#include "kernels/contraction/contraction_family.h"
+
+#include <cmath>
+#include <memory>
+
+#include "kernel_templates.h"
+#include "kernels/contraction/contraction_reference.h"
+#include "kernels/contraction/contraction_spec.h"
+#include "kernels/device_buffers.h"
+#include "kernels/output_check.h"
+#include "workload/input_error.h"
+
+namespace ktune {
+namespace {
+
+// What one problem may ask of a device: T3 in and out, A and B.
+constexpr double kMaxContractionBytes = 32.0 * (1ull << 30);
+
+std::string braced(const std::vector<int64_t>& v) {
+  std::string s = "{";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]) + "LL";
+  return s + "}";
+}
+
+struct DirectConfig {
+  int64_t block, coarsen, unroll;
+  static DirectConfig of(const Config& c) { return {c.at("block"), c.at("coarsen"), c.at("unroll")}; }
+};
+
+LaunchStep direct_launch(const ContractionSpec& s, const DirectConfig& c) {
+  LaunchStep step;
+  step.entry = "contraction_direct";
+  const int64_t threads = s.out_elements() / c.coarsen;
+  step.grid.x = static_cast<uint32_t>((threads + c.block - 1) / c.block);
+  step.block.x = static_cast<uint32_t>(c.block);
+  for (const char* buffer : {"t_in", "a", "b", "t_out"}) step.args.push_back(KernelArg::of_buffer(buffer));
+  step.args.push_back(KernelArg::of_scalar(static_cast<int64_t>(s.out_elements())));
+  return step;
+}
+
+}  // namespace
+
+std::string ContractionFamily::description() const {
+  return "A tensor contraction out = in ± A·B in index notation (problem.expression, first index "
+         "fastest), or one of NWChem's 18 CCSD(T) triples contractions (problem.preset), every "
+         "extent problem.extent; operands generated from their indices, exact in f32 and f64. A "
+         "thread per coarsen consecutive outputs, which share the operand without the fastest "
+         "output index; the summed indices walked in order, unrolled. Checked in full";
+}
+
+ProblemSchema ContractionFamily::problem_schema() const {
+  std::vector<std::string> names;
+  for (const auto& [name, text] : contraction_presets()) names.push_back(name);
+  return {{ProblemField::choice("preset", names, "sd_t_d1_1", "an NWChem CCSD(T) triples contraction"),
+           ProblemField::text("expression", 256, "",
+                              "the contraction itself, e.g. 'T3[h3,h2,h1,p6,p5,p4] -= t2[h7,p4,p5,h1] * "
+                              "v2[h3,h2,p6,h7]' (empty: the preset)"),
+           ProblemField::integer("extent", 1, kContractionMaxExtent, 8, "every index's extent (NWChem's tiles: 16)")}};
+}
+
+std::vector<Precision> ContractionFamily::precisions() const {
+  return {Precision::uniform(Dtype::F64), Precision::uniform(Dtype::F32)};
+}
+
+void ContractionFamily::check_problem(const Workload&, const Problem& p) const {
+  const ContractionSpec s = ContractionSpec::of(p);
+  const double e = static_cast<double>(s.extent), size = dtype_size(p.precision.input);
+  const double out = std::pow(e, static_cast<double>(s.out.size()));
+  const double bytes = size * (2 * out + std::pow(e, static_cast<double>(s.a.size())) +
+                               std::pow(e, static_cast<double>(s.b.size())));
+  if (bytes > kMaxContractionBytes || std::pow(e, static_cast<double>(s.contracted().size())) > 1 << 30)
+    throw LimitError("contraction " + s.text() + " at extent " + std::to_string(s.extent) + " needs " +
+                     std::to_string(static_cast<int64_t>(bytes / (1 << 20))) + " MiB of operands (at most " +
+                     std::to_string(static_cast<int64_t>(kMaxContractionBytes / (1 << 20))) +
+                     ") or sums over more than 2^30 terms");
+}
+
+ParameterSpace ContractionFamily::space(const Problem& p) const {
+  const int64_t extent = ContractionSpec::of(p).extent;
+  ParameterSpace s;
+  s.params = {Parameter::power_of_two("block", 32, 1024), Parameter::power_of_two("coarsen", 1, 16),
+              Parameter::power_of_two("unroll", 1, 16)};
+  s.constraints = {{"coarsen divides the extent (a thread's outputs differ in the fastest index only)",
+                    [extent](const Config& c) { return extent % c.at("coarsen") == 0; }}};
+  return s;
+}
+
+KernelSource ContractionFamily::source(const Problem& p, const Config& config) const {
+  const ContractionSpec s = ContractionSpec::of(p);
+  const DirectConfig c = DirectConfig::of(config);
+  const std::vector<std::string> con = s.contracted();
+  KernelSource src;
+  src.code = templates::k_contraction_direct_cu;
+  src.entries = {"contraction_direct"};
+  src.options = {std::string("-DKT_T=") + (p.precision.input == Dtype::F64 ? "double" : "float"),
+                 "-DKT_BLOCK=" + std::to_string(c.block),
+                 "-DKT_COARSEN=" + std::to_string(c.coarsen),
+                 "-DKT_UNROLL=" + std::to_string(c.unroll),
+                 std::string("-DKT_SUBTRACT=") + (s.sign < 0 ? "1" : "0"),
+                 "-DKT_EXTENT=" + std::to_string(s.extent),
+                 "-DKT_NOUT=" + std::to_string(s.out.size()),
+                 "-DKT_NCON=" + std::to_string(con.size()),
+                 "-DKT_CONTRACTED=" + std::to_string(s.contracted_elements()),
+                 "-DKT_OUT_A=" + braced(s.strides_in(s.a, s.out)),
+                 "-DKT_OUT_B=" + braced(s.strides_in(s.b, s.out)),
+                 "-DKT_CON_A=" + braced(s.strides_in(s.a, con)),
+                 "-DKT_CON_B=" + braced(s.strides_in(s.b, con))};
+  return src;
+}
+
+std::vector<LaunchStep> ContractionFamily::launches(const Workload&, const Problem& p, const Config& config) const {
+  return {direct_launch(ContractionSpec::of(p), DirectConfig::of(config))};
+}
+
+LaunchPlan ContractionFamily::prepare(const Workload& w, const Problem& p, const Config& config) const {
+  const ContractionSpec s = ContractionSpec::of(p);
+  const Dtype dtype = p.precision.input;
+  LaunchPlan plan;
+  plan.family = name();
+  plan.problem = p;
+  plan.buffers = {value_buffer("t_in", contraction_operand(ContractionTensor::In, s.out_elements()), dtype),
+                  value_buffer("a", contraction_operand(ContractionTensor::A, s.a_elements()), dtype),
+                  value_buffer("b", contraction_operand(ContractionTensor::B, s.b_elements()), dtype),
+                  output_buffer("t_out", static_cast<size_t>(s.out_elements()), dtype)};
+  plan.outputs = {{"t_out", static_cast<size_t>(s.out_elements()), dtype}};
+  plan.steps = launches(w, p, config);
+  return plan;
+}
+
+Reference ContractionFamily::reference(const Workload&, const Problem& p) const {
+  return {{"t_out", contraction_reference(ContractionSpec::of(p))}};
+}
+
+Verdict ContractionFamily::verify(const Problem& p, const PlanOutput& output, std::string_view got,
+                                  const std::vector<double>& expected, const CheckData&) const {
+  const double terms = static_cast<double>(ContractionSpec::of(p).contracted_elements()) + 1;
+  return check_reduction_output(got, output.dtype, expected, [terms](size_t) { return terms; });
+}
+
+WorkEstimate ContractionFamily::estimate(const Workload& w, const Problem& p, const Config& config) const {
+  const ContractionSpec s = ContractionSpec::of(p);
+  const DirectConfig c = DirectConfig::of(config);
+  const LaunchStep step = direct_launch(s, c);
+  WorkEstimate e;
+  e.dram_bytes = min_bytes(w, p);
+  e.threads_per_block = static_cast<int32_t>(c.block);
+  e.blocks = step.grid.x;
+  const int64_t warps = e.blocks * ((c.block + 31) / 32);
+  e.warp_work.assign(static_cast<size_t>(warps), static_cast<double>(s.contracted_elements() * c.coarsen));
+  return e;
+}
+
+double ContractionFamily::flops(const Workload&, const Problem& p) const {
+  const ContractionSpec s = ContractionSpec::of(p);
+  return 2.0 * static_cast<double>(s.out_elements()) * static_cast<double>(s.contracted_elements());
+}
+
+double ContractionFamily::min_bytes(const Workload&, const Problem& p) const {
+  const ContractionSpec s = ContractionSpec::of(p);
+  return static_cast<double>(dtype_size(p.precision.input)) *
+         static_cast<double>(2 * s.out_elements() + s.a_elements() + s.b_elements());
+}
+
+std::vector<std::string_view> ContractionFamily::templates() const { return {templates::k_contraction_direct_cu}; }
+
+std::unique_ptr<KernelFamily> make_contraction_family() { return std::make_unique<ContractionFamily>(); }
+
+}  // namespace ktune
