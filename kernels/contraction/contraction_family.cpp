@@ -1,5 +1,6 @@
 #include "kernels/contraction/contraction_family.h"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -23,14 +24,24 @@ std::string braced(const std::vector<int64_t>& v) {
 }
 
 struct DirectConfig {
-  int64_t block, coarsen, unroll;
-  static DirectConfig of(const Config& c) { return {c.at("block"), c.at("coarsen"), c.at("unroll")}; }
+  int64_t block, coarsen, coarsen2, unroll;
+  static DirectConfig of(const Config& c) { return {c.at("block"), c.at("coarsen"), c.at("coarsen2"), c.at("unroll")}; }
 };
+
+// The output's first index that the operand without its fastest index supplies: the second
+// direction of a thread's tile (0, with coarsen2 1, when one operand supplies them all).
+size_t second_direction(const ContractionSpec& s) {
+  const std::vector<int64_t> in_a = s.strides_in(s.a, s.out);
+  const bool first_from_a = std::find(s.a.begin(), s.a.end(), s.out[0]) != s.a.end();
+  for (size_t d = 1; d < s.out.size(); ++d)
+    if ((std::find(s.a.begin(), s.a.end(), s.out[d]) != s.a.end()) != first_from_a) return d;
+  return 0;
+}
 
 LaunchStep direct_launch(const ContractionSpec& s, const DirectConfig& c) {
   LaunchStep step;
   step.entry = "contraction_direct";
-  const int64_t threads = s.out_elements() / c.coarsen;
+  const int64_t threads = s.out_elements() / (c.coarsen * c.coarsen2);
   step.grid.x = static_cast<uint32_t>((threads + c.block - 1) / c.block);
   step.block.x = static_cast<uint32_t>(c.block);
   for (const char* buffer : {"t_in", "a", "b", "t_out"}) step.args.push_back(KernelArg::of_buffer(buffer));
@@ -44,8 +55,10 @@ std::string ContractionFamily::description() const {
   return "A tensor contraction out = in ± A·B in index notation (problem.expression, first index "
          "fastest), or one of NWChem's 18 CCSD(T) triples contractions (problem.preset), every "
          "extent problem.extent; operands generated from their indices, exact in f32 and f64. A "
-         "thread per coarsen consecutive outputs, which share the operand without the fastest "
-         "output index; the summed indices walked in order, unrolled. Checked in full";
+         "thread per tile of coarsen outputs along the fastest output index times coarsen2 along "
+         "the first output index of the other operand (a register tile: each summed term loads "
+         "coarsen + coarsen2 values for coarsen x coarsen2 multiply-adds); the summed indices "
+         "walked in order, unrolled. Checked in full";
 }
 
 ProblemSchema ContractionFamily::problem_schema() const {
@@ -76,12 +89,20 @@ void ContractionFamily::check_problem(const Workload&, const Problem& p) const {
 }
 
 ParameterSpace ContractionFamily::space(const Problem& p) const {
-  const int64_t extent = ContractionSpec::of(p).extent;
+  const ContractionSpec spec = ContractionSpec::of(p);
+  const int64_t extent = spec.extent;
   ParameterSpace s;
+  const bool two_directions = second_direction(spec) > 0;
   s.params = {Parameter::power_of_two("block", 32, 1024), Parameter::power_of_two("coarsen", 1, 16),
-              Parameter::power_of_two("unroll", 1, 16)};
-  s.constraints = {{"coarsen divides the extent (a thread's outputs differ in the fastest index only)",
-                    [extent](const Config& c) { return extent % c.at("coarsen") == 0; }}};
+              Parameter::power_of_two("coarsen2", 1, 8), Parameter::power_of_two("unroll", 1, 16)};
+  s.constraints = {
+      {"coarsen and coarsen2 divide the extent (a thread's tile lies inside the tensor)",
+       [extent](const Config& c) { return extent % c.at("coarsen") == 0 && extent % c.at("coarsen2") == 0; }},
+      {"coarsen2 needs an output index from the other operand", [two_directions](const Config& c) {
+         return two_directions || c.at("coarsen2") == 1;
+       }},
+      {"at most 32 outputs a thread (its accumulators stay in registers)",
+       [](const Config& c) { return c.at("coarsen") * c.at("coarsen2") <= 32; }}};
   return s;
 }
 
@@ -95,6 +116,8 @@ KernelSource ContractionFamily::source(const Problem& p, const Config& config) c
   src.options = {std::string("-DKT_T=") + (p.precision.input == Dtype::F64 ? "double" : "float"),
                  "-DKT_BLOCK=" + std::to_string(c.block),
                  "-DKT_COARSEN=" + std::to_string(c.coarsen),
+                 "-DKT_COARSEN2=" + std::to_string(c.coarsen2),
+                 "-DKT_D2=" + std::to_string(second_direction(s)),
                  "-DKT_UNROLL=" + std::to_string(c.unroll),
                  std::string("-DKT_SUBTRACT=") + (s.sign < 0 ? "1" : "0"),
                  "-DKT_EXTENT=" + std::to_string(s.extent),
@@ -146,7 +169,7 @@ WorkEstimate ContractionFamily::estimate(const Workload& w, const Problem& p, co
   e.threads_per_block = static_cast<int32_t>(c.block);
   e.blocks = step.grid.x;
   const int64_t warps = e.blocks * ((c.block + 31) / 32);
-  e.warp_work.assign(static_cast<size_t>(warps), static_cast<double>(s.contracted_elements() * c.coarsen));
+  e.warp_work.assign(static_cast<size_t>(warps), static_cast<double>(s.contracted_elements() * c.coarsen * c.coarsen2));
   return e;
 }
 

@@ -2,8 +2,9 @@
 // The tensor-contraction family (contraction_spec.h): NWChem's CCSD(T) triples contractions as
 // presets, or any two-operand contraction in index notation, at a uniform extent; operands
 // generated from their indices; out = in ± A·B written out of place so that every timed run
-// computes the same thing. A thread per COARSEN consecutive outputs, tuned over block size,
-// coarsening and unrolling of the summed loop (the chapter's reshaping and coarsening).
+// computes the same thing. A thread per register tile of outputs, tuned over block size, the
+// tile's two coarsenings and unrolling of the summed loop (the chapter's reshaping and
+// coarsening).
 #include "kernels/kernel_family.h"
 
 namespace ktune {

@@ -89,12 +89,18 @@ TEST(ContractionFamily, RefusesProblemsTooLargeAndExpressionsThatDoNotParse) {
   EXPECT_DOUBLE_EQ(family.min_bytes(dense, custom), 8.0 * (2 * 32 * 32 + 2 * 32 * 32));
 }
 
-TEST(ContractionFamily, CoarseningMustDivideTheExtent) {
+TEST(ContractionFamily, ATilesCoarseningsDivideTheExtentAndNeedTwoOperandsInTheOutput) {
   const ContractionFamily family;
   const Problem p = make_problem(family, {{"extent", 12}}, Precision::uniform(Dtype::F64));
   const ParameterSpace s = family.space(p);
-  EXPECT_TRUE(s.valid({{"block", 128}, {"coarsen", 4}, {"unroll", 2}}));
-  EXPECT_FALSE(s.valid({{"block", 128}, {"coarsen", 8}, {"unroll", 2}}));
+  EXPECT_TRUE(s.valid({{"block", 128}, {"coarsen", 4}, {"coarsen2", 2}, {"unroll", 2}}));
+  EXPECT_FALSE(s.valid({{"block", 128}, {"coarsen", 8}, {"coarsen2", 1}, {"unroll", 2}}));
+  EXPECT_FALSE(s.valid({{"block", 128}, {"coarsen", 4}, {"coarsen2", 8}, {"unroll", 2}}));
+  // Every output index from A: no second direction.
+  const Problem one_sided = make_problem(family, {{"expression", "C[i,j] += A[i,j,k] * B[k]"}, {"extent", 8}},
+                                         Precision::uniform(Dtype::F64));
+  EXPECT_TRUE(family.space(one_sided).valid({{"block", 64}, {"coarsen", 2}, {"coarsen2", 1}, {"unroll", 1}}));
+  EXPECT_FALSE(family.space(one_sided).valid({{"block", 64}, {"coarsen", 2}, {"coarsen2", 2}, {"unroll", 1}}));
 }
 
 }  // namespace
