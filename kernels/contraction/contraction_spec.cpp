@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <set>
 
 #include "workload/input_error.h"
@@ -113,6 +114,11 @@ ContractionSpec ContractionSpec::parse(const std::string& expression, int64_t ex
       if (!has(s.out, i) && !has(operand == &s.a ? s.b : s.a, i))
         throw InputError("contraction: index '" + i + "' is in one operand only and not in the output");
   if (s.contracted().empty()) throw InputError("contraction: the operands share no index to sum over");
+  // Element counts stay far inside 64 bits (check_problem then bounds the bytes).
+  const size_t rank = std::max({s.out.size(), s.a.size(), s.b.size()});
+  if (std::log2(static_cast<double>(extent)) * static_cast<double>(rank) > 40)
+    throw LimitError("contraction: " + std::to_string(extent) + "^" + std::to_string(rank) +
+                     " elements in one tensor, more than 2^40");
   return s;
 }
 

@@ -83,6 +83,8 @@ TEST(ContractionFamily, RefusesProblemsTooLargeAndExpressionsThatDoNotParse) {
   };
   EXPECT_NO_THROW(family.check_problem(dense, problem({{"preset", "sd_t_d2_5"}, {"extent", 16}})));
   EXPECT_THROW(family.check_problem(dense, problem({{"extent", 64}})), LimitError);  // 2 x 64^6 doubles
+  // Refused before any count is formed: 1024^6 elements do not fit the arithmetic.
+  EXPECT_THROW(ContractionSpec::of(problem({{"extent", 1024}})), LimitError);
   EXPECT_THROW(family.check_problem(dense, problem({{"expression", "C[i] += A[i] * B[i]"}})), InputError);
   const Problem custom = problem({{"expression", "C[i,j] += A[i,k] * B[k,j]"}, {"extent", 32}});
   EXPECT_DOUBLE_EQ(family.flops(dense, custom), 2.0 * 32 * 32 * 32);
