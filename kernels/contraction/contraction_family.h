@@ -28,6 +28,7 @@ class ContractionFamily : public KernelFamily {
   WorkEstimate estimate(const Workload& w, const Problem& p, const Config& config) const override;
   double flops(const Workload& w, const Problem& p) const override;
   double min_bytes(const Workload& w, const Problem& p) const override;
+  CanonicalMoves canonical_moves(const Problem& p) const override;  // contraction_directions.cpp
   std::vector<std::string_view> templates() const override;
 };
 

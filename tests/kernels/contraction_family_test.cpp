@@ -105,5 +105,24 @@ TEST(ContractionFamily, ATilesCoarseningsDivideTheExtentAndNeedTwoOperandsInTheO
   EXPECT_FALSE(family.space(one_sided).valid({{"block", 64}, {"coarsen", 2}, {"coarsen2", 2}, {"unroll", 1}}));
 }
 
+TEST(ContractionFamily, TheWalkStartsInsideTheSpaceAndEveryStepStaysThere) {
+  const ContractionFamily family;
+  const Problem p = make_problem(family, {{"preset", "sd_t_d2_7"}, {"extent", 16}}, Precision::uniform(Dtype::F64));
+  const ParameterSpace space = family.space(p);
+  const CanonicalMoves moves = family.canonical_moves(p);
+  ASSERT_EQ(moves.starts.size(), 1u);
+  ASSERT_EQ(moves.directions.size(), 4u);
+  for (const CanonicalDirection& d : moves.directions) {
+    Config c = moves.starts.front();
+    int steps = 0;
+    while (std::optional<Config> next = d.step(c)) {
+      EXPECT_TRUE(space.valid(*next)) << d.name << " " << space.violation(*next);
+      c = *next;
+      ++steps;
+    }
+    EXPECT_GT(steps, 0) << d.name << " never moves";
+  }
+}
+
 }  // namespace
 }  // namespace ktune
