@@ -31,7 +31,6 @@ struct DirectConfig {
 // The output's first index that the operand without its fastest index supplies: the second
 // direction of a thread's tile (0, with coarsen2 1, when one operand supplies them all).
 size_t second_direction(const ContractionSpec& s) {
-  const std::vector<int64_t> in_a = s.strides_in(s.a, s.out);
   const bool first_from_a = std::find(s.a.begin(), s.a.end(), s.out[0]) != s.a.end();
   for (size_t d = 1; d < s.out.size(); ++d)
     if ((std::find(s.a.begin(), s.a.end(), s.out[d]) != s.a.end()) != first_from_a) return d;
