@@ -16,6 +16,7 @@ const std::map<std::string, Factory>& registry() {
       {"cusparse_spmm", cusparse_spmm_call},
       {"cublas_gemm", cublas_gemm_call},
       {"cublaslt_gemm", cublaslt_gemm_call},
+      {"cublas_ttgt", cublas_ttgt_call},
   };
   return calls;
 }

@@ -1,5 +1,5 @@
 #pragma once
-// The vendor library calls the measurement worker can time (cuSPARSE now, cuBLAS next), by
+// The vendor library calls the measurement worker can time (cuSPARSE, cuBLAS), by
 // name. A family's VendorCall (kernels/vendor_call.h) names one and gives it the plan's
 // buffers by role and the problem's sizes, so that no call here names a family's buffers.
 #include <cuda.h>
@@ -48,5 +48,7 @@ std::unique_ptr<VendorInvocation> cusparse_spmm_call(const nlohmann::json& args,
 // gpu/cublas_gemm_call.cpp: cuBLAS and cublasLt, loaded on first use (gpu/cublas_api.h).
 std::unique_ptr<VendorInvocation> cublas_gemm_call(const nlohmann::json& args, VendorEnv& env);
 std::unique_ptr<VendorInvocation> cublaslt_gemm_call(const nlohmann::json& args, VendorEnv& env);
+// gpu/cublas_ttgt_call.cpp: a tensor contraction as transpose-transpose-GEMM-transpose.
+std::unique_ptr<VendorInvocation> cublas_ttgt_call(const nlohmann::json& args, VendorEnv& env);
 
 }  // namespace ktune

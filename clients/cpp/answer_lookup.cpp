@@ -20,16 +20,21 @@ std::string matrix_upload_bytes(const CsrF64& matrix) {
   return gzip_compress(text.str(), 1);
 }
 
-// Uploads the matrix and submits its tune; the job's id, or the answer when the daemon already
-// holds one (a tune that finished since the lookup).
+bool dense(const AnswerQuery& q) { return q.workload.kind == WorkloadKind::Dense; }
+
+// Uploads the matrix (a dense problem is its shape: nothing to upload) and submits its tune;
+// the job's id, or the answer when the daemon already holds one (a tune that finished since
+// the lookup).
 nlohmann::json submit_tune(KtuneClient& client, const AnswerQuery& q) {
-  const nlohmann::json upload =
-      client.upload_matrix_bytes(matrix_upload_bytes(q.workload.matrix), "client-" + q.signature.substr(0, 12) + ".mtx.gz");
   nlohmann::json request = {{"kernel", q.family.name()},
                             {"dtype", to_string(q.problem.precision)},
                             {"problem", q.problem.params},
-                            {"workload", {{"upload", upload.at("id")}}},
                             {"wait", false}};
+  if (!dense(q)) {
+    const nlohmann::json upload = client.upload_matrix_bytes(matrix_upload_bytes(q.workload.matrix),
+                                                             "client-" + q.signature.substr(0, 12) + ".mtx.gz");
+    request["workload"] = {{"upload", upload.at("id")}};
+  }
   if (!q.tune_budget.empty()) request["budget"] = q.tune_budget;
   return client.tune(request);
 }
@@ -42,8 +47,11 @@ FoundAnswer find_answer(KtuneClient& client, const AnswerQuery& q) {
   try {
     found.answer = client.lookup(kernel, q.signature, dtype, std::nullopt, {}, q.problem.params);
     if (found.answer.value("match", "") == "exact") return found;
-    const std::vector<double> features = compute_signature(q.workload.matrix, q.workload.kind).vector;
-    found.answer = client.lookup(kernel, q.signature, dtype, std::nullopt, features, q.problem.params);
+    // The daemon answers a dense problem's nearest stored shape in the first lookup.
+    if (!dense(q)) {
+      const std::vector<double> features = compute_signature(q.workload.matrix, q.workload.kind).vector;
+      found.answer = client.lookup(kernel, q.signature, dtype, std::nullopt, features, q.problem.params);
+    }
   } catch (const ClientError& e) {
     if (!daemon_unavailable(e)) throw;
     found.answer = nullptr;

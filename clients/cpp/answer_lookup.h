@@ -2,7 +2,9 @@
 // The stored answer for the caller's matrix, as GET /v1/configs finds it: the exact answer by
 // the signature alone (its hash is all a cached answer needs), then, with the features, the
 // nearest neighbour's or the default; with only the default, an asynchronous tune of the
-// matrix is submitted (uploaded, `wait: false`) and the default serves meanwhile.
+// matrix is submitted (uploaded, `wait: false`) and the default serves meanwhile. A dense
+// problem (GEMM, a contraction) is its shape: one lookup finds its exact or nearest answer,
+// and its tune uploads nothing.
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -16,7 +18,7 @@ struct AnswerQuery {
   const KernelFamily& family;
   const Problem& problem;
   const Workload& workload;
-  const std::string& signature;  // exact_signature(workload)
+  const std::string& signature;  // exact_signature(workload), or a dense problem's
   bool tune_when_missing = true;
   nlohmann::json tune_budget = nlohmann::json::object();
 };

@@ -11,6 +11,7 @@
 #include "clients/cpp/device_session.h"
 #include "clients/cpp/notices.h"
 #include "clients/cpp/plan_buffers.h"
+#include "gpu/cublas_api.h"
 #include "gpu/cusparse_api.h"
 #include "gpu/vendor_calls.h"
 #include "workload/input_error.h"
@@ -126,25 +127,31 @@ struct TunedKernel::State {
     runner->run(stream);
   }
 
-  void run_vendor(const std::map<std::string, CUdeviceptr>& addresses, CUstream stream) {
-    const CudaDriver& cu = device().cu();
-    if (!buffers) {
-      std::string why;
-      sparse = CusparseApi::load(&why);
-      if (!sparse) throw LaunchError("cannot run " + vendor->label + ": " + why);
+  // The worker's cuSPARSE handle on `stream`, made on first use: only cuSPARSE's calls ask.
+  cusparseHandle_t cusparse_on(CUstream stream) {
+    if (!sparse) throw LaunchError("cannot run " + vendor->label + ": cuSPARSE did not load");
+    if (!cusparse) {
       cusparseHandle_t handle = nullptr;
       sparse->check(sparse->create(&handle), "creating the cuSPARSE handle");
       cusparse.reset(handle, [api = sparse](cusparseHandle_t h) { api->destroy(h); });
+    }
+    sparse->check(sparse->set_stream(cusparse.get(), stream), "setting cuSPARSE's stream");
+    return cusparse.get();
+  }
+
+  void run_vendor(const std::map<std::string, CUdeviceptr>& addresses, CUstream stream) {
+    const CudaDriver& cu = device().cu();
+    if (!buffers) {
+      sparse = CusparseApi::load();
       buffers = std::make_unique<PlanBuffers>(cu, *plan, from_caller());
     }
     // A call binds its buffers and stream when it is prepared (descriptors, preprocessing).
     if (buffers->bind(addresses) || !vendor_call || stream != vendor_stream) {
       vendor_call.reset();
-      sparse->check(sparse->set_stream(cusparse.get(), stream), "setting cuSPARSE's stream");
       const BufferTable* table = &buffers->table();
       vendor_env = std::make_unique<VendorEnv>(VendorEnv{
           cu, stream, problem.precision, [table](const std::string& name) { return table->at(name); },
-          [handle = cusparse.get()] { return handle; }, sparse});
+          [this, stream] { return cusparse_on(stream); }, sparse});
       vendor_call = prepare_vendor_call(vendor->name, vendor->args, *vendor_env);
       vendor_stream = stream;
     }
@@ -179,20 +186,35 @@ struct TunedKernel::State {
 
 namespace {
 
-std::unique_ptr<TunedKernel::State> new_state(const KernelRequest& request, CsrF64 matrix, const ClientOptions& options) {
+std::unique_ptr<TunedKernel::State> new_state(const KernelRequest& request, const ClientOptions& options) {
   auto s = std::make_unique<TunedKernel::State>();
   s->options = options;
   s->settings = resolve_settings(options);
   s->family = find_family(request.kernel);
   if (!s->family) throw std::invalid_argument("this client knows no kernel family '" + request.kernel + "'");
-  if (s->family->workload_kind() == WorkloadKind::Dense)
-    throw std::invalid_argument("kernel '" + request.kernel + "' takes no matrix: its problem is its shape");
   s->problem = make_problem(*s->family, request.problem, precision_from_string(request.dtype));
   s->workload.kind = s->family->workload_kind();
+  return s;
+}
+
+// A family whose workload is a matrix or graph, on `matrix`.
+std::unique_ptr<TunedKernel::State> new_state(const KernelRequest& request, CsrF64 matrix, const ClientOptions& options) {
+  auto s = new_state(request, options);
+  if (s->workload.kind == WorkloadKind::Dense)
+    throw std::invalid_argument("kernel '" + request.kernel + "' takes no matrix: its problem is its shape");
   s->workload.matrix = std::move(matrix);
   if (s->workload.matrix.row_ptr.size() != static_cast<size_t>(s->workload.matrix.rows) + 1)
     throw std::invalid_argument("the matrix's row_ptr must hold rows + 1 entries");
   s->signature = exact_signature(s->workload.matrix, s->workload.kind);
+  return s;
+}
+
+// A family whose problem is its shape (GEMM, a contraction): the signature is the problem's.
+std::unique_ptr<TunedKernel::State> new_dense_state(const KernelRequest& request, const ClientOptions& options) {
+  auto s = new_state(request, options);
+  if (s->workload.kind != WorkloadKind::Dense)
+    throw std::invalid_argument("kernel '" + request.kernel + "' runs on a matrix: open it with one");
+  s->signature = dense_signature(s->problem.key()).exact;
   return s;
 }
 
@@ -247,6 +269,18 @@ TunedKernel TunedKernel::open(const KernelRequest& request, CsrF64 matrix, const
   return TunedKernel(std::move(s));
 }
 
+TunedKernel TunedKernel::open(const KernelRequest& request, const ClientOptions& options) {
+  auto s = new_dense_state(request, options);
+  look_up(*s);
+  return TunedKernel(std::move(s));
+}
+
+TunedKernel TunedKernel::with_answer(const KernelRequest& request, nlohmann::json answer, const ClientOptions& options) {
+  auto s = new_dense_state(request, options);
+  adopt(*s, std::move(answer));
+  return TunedKernel(std::move(s));
+}
+
 TunedKernel TunedKernel::open(const KernelRequest& request, CsrF64 structure, const DeviceCsr& on_device,
                               const ClientOptions& options) {
   auto s = new_state(request, std::move(structure), options);
@@ -283,6 +317,8 @@ void TunedKernel::launch(const std::map<std::string, DeviceAddress>& operands, C
   } catch (const CudaError& e) {
     throw LaunchError(e.what());
   } catch (const CusparseError& e) {
+    throw LaunchError(e.what());
+  } catch (const CublasError& e) {
     throw LaunchError(e.what());
   }
 }

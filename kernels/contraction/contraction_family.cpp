@@ -7,6 +7,7 @@
 #include "kernel_templates.h"
 #include "kernels/contraction/contraction_reference.h"
 #include "kernels/contraction/contraction_spec.h"
+#include "kernels/contraction/contraction_vendor.h"
 #include "kernels/device_buffers.h"
 #include "kernels/output_check.h"
 #include "workload/input_error.h"
@@ -170,6 +171,10 @@ WorkEstimate ContractionFamily::estimate(const Workload& w, const Problem& p, co
   const int64_t warps = e.blocks * ((c.block + 31) / 32);
   e.warp_work.assign(static_cast<size_t>(warps), static_cast<double>(s.contracted_elements() * c.coarsen * c.coarsen2));
   return e;
+}
+
+std::vector<VendorCall> ContractionFamily::vendor_calls(const Workload&, const Problem& p) const {
+  return contraction_vendor_calls(ContractionSpec::of(p));
 }
 
 double ContractionFamily::flops(const Workload&, const Problem& p) const {

@@ -26,6 +26,7 @@ class ContractionFamily : public KernelFamily {
   Verdict verify(const Problem& p, const PlanOutput& output, std::string_view got, const std::vector<double>& expected,
                  const CheckData& data) const override;
   WorkEstimate estimate(const Workload& w, const Problem& p, const Config& config) const override;
+  std::vector<VendorCall> vendor_calls(const Workload& w, const Problem& p) const override;  // contraction_vendor.h
   double flops(const Workload& w, const Problem& p) const override;
   double min_bytes(const Workload& w, const Problem& p) const override;
   CanonicalMoves canonical_moves(const Problem& p) const override;  // contraction_directions.cpp

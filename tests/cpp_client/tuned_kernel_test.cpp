@@ -11,6 +11,7 @@
 
 #include "clients/ktune_client.h"
 #include "gpu/device_info.h"
+#include "kernels/kernel_family.h"
 #include "ktune/tuned_kernel.h"
 #include "tests/server/ktuned_process.h"
 #include "workload/generators.h"
@@ -145,6 +146,34 @@ TEST_F(TunedKernelTest, ARefusedRequestIsTheCallersError) {
   const CsrF64 m = generate_banded(100, 2, 1);
   EXPECT_THROW(TunedKernel::open({"spmv", "f16", {}}, m, options(daemon_->address())), InputError);
   EXPECT_THROW(TunedKernel::open({"no_such_kernel", "f32", {}}, m, options(daemon_->address())), std::invalid_argument);
+}
+
+// A dense family's problem is its shape: the tune names no workload, the signature is the
+// problem's, and a nearby shape finds the tuned one.
+TEST_F(TunedKernelTest, AShapeIsTunedWithNothingUploadedThenFoundExactAndItsNeighbourNearest) {
+  const nlohmann::json shape = {{"m", 96}, {"n", 80}, {"k", 64}};
+  const TunedKernel untuned = TunedKernel::open({"gemm", "f32", shape}, options(daemon_->address()));
+  EXPECT_EQ(untuned.match(), "default");
+  const Problem problem = make_problem(*find_family("gemm"), shape, Precision::uniform(Dtype::F32));
+  EXPECT_EQ(untuned.signature(), dense_signature(problem.key()).exact);
+  EXPECT_EQ(untuned.operands(), (std::vector<std::string>{"a", "b", "c"}));
+  ASSERT_EQ(notices_.size(), 1u);
+  EXPECT_NE(notices_[0].find("tuning it (job"), std::string::npos) << notices_[0];
+  const nlohmann::json job = finished_job();
+  ASSERT_EQ(job["state"], "done") << job.dump();
+
+  const TunedKernel tuned = TunedKernel::open({"gemm", "f32", shape}, options(daemon_->address()));
+  EXPECT_EQ(tuned.match(), "exact");
+  EXPECT_EQ(tuned.answer()["signature"], tuned.signature());
+  EXPECT_EQ(tuned.answer()["parameters"], job["best"]["parameters"]);
+  const TunedKernel neighbour =
+      TunedKernel::open({"gemm", "f32", {{"m", 100}, {"n", 80}, {"k", 64}}}, options(daemon_->address()));
+  EXPECT_EQ(neighbour.match(), "nearest");
+  EXPECT_EQ(neighbour.answer()["parameters"], job["best"]["parameters"]);
+
+  EXPECT_THROW(TunedKernel::open({"gemm", "f32", shape}, generate_banded(10, 1, 1), options(daemon_->address())),
+               std::invalid_argument);
+  EXPECT_THROW(TunedKernel::open({"spmv", "f32", {}}, options(daemon_->address())), std::invalid_argument);
 }
 
 class WithoutGpu : public ::testing::Test {

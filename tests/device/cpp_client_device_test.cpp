@@ -1,7 +1,8 @@
-// The C++ client on the GPU (clients/cpp): every SpMV schedule, and the SpMM and SDDMM
-// defaults, launched through TunedKernel on buffers the test owns, verified against the
-// family's CPU reference and compared with cuSPARSE run through the same client (its vendor
-// fallback). The matrix given on the host, and on the device (its values read back once).
+// The C++ client on the GPU (clients/cpp): every SpMV schedule, the SpMM and SDDMM schedules,
+// the graph families' loops, GEMM and contractions, launched through TunedKernel on buffers the
+// test owns, verified against the family's CPU reference and compared with the vendor library
+// run through the same client (its fallback: cuSPARSE, cuBLAS). The matrix given on the host,
+// and on the device (its values read back once).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -86,7 +87,7 @@ class ClientOnDevice : public DeviceTest {
   }
 
   // The family's verdict on `run` against its CPU reference, and the largest difference from
-  // cuSPARSE's outputs relative to the largest reference value.
+  // the vendor library's outputs relative to the largest reference value.
   void expect_matches(const KernelFamily& family, const Workload& w, const Problem& problem, const LaunchPlan& plan,
                       const Run& ours, const Run& vendor, const std::string& what) {
     const Reference reference = family.reference(w, problem);
@@ -96,7 +97,7 @@ class ClientOnDevice : public DeviceTest {
       const Verdict v = family.verify(problem, o, ours.outputs.at(o.buffer), reference.at(o.buffer), data);
       EXPECT_TRUE(v.ok) << what << ": " << v.message;
       const Verdict vv = family.verify(problem, o, vendor.outputs.at(o.buffer), reference.at(o.buffer), data);
-      EXPECT_TRUE(vv.ok) << what << " (cuSPARSE): " << vv.message;
+      EXPECT_TRUE(vv.ok) << what << " (vendor): " << vv.message;
       const std::vector<double> a = values_of(ours.outputs.at(o.buffer), o.dtype), b = values_of(vendor.outputs.at(o.buffer), o.dtype);
       double largest = 0, difference = 0;
       for (size_t i = 0; i < a.size(); ++i) {
@@ -105,7 +106,7 @@ class ClientOnDevice : public DeviceTest {
       }
       const double relative = largest > 0 ? difference / largest : difference;
       EXPECT_LE(relative, o.dtype == Dtype::F32 ? 1e-4 : 1e-10) << what;
-      std::printf("%s: max |ktune - cuSPARSE| / max |y| = %.3g\n", what.c_str(), relative);
+      std::printf("%s: max |ktune - vendor| / max |y| = %.3g\n", what.c_str(), relative);
     }
   }
 
@@ -122,14 +123,22 @@ class ClientOnDevice : public DeviceTest {
     return out;
   }
 
-  // Every configuration of `configs` through the client, against the client's cuSPARSE.
-  void check_family(const std::string& kernel, const std::string& dtype, const nlohmann::json& params, const CsrF64& m,
+  // The client on matrix `m`, or on a dense family's shape when `m` is null.
+  TunedKernel client_for(const KernelRequest& request, const CsrF64* m, nlohmann::json answer) const {
+    return m ? TunedKernel::with_answer(request, *m, std::move(answer), options_)
+             : TunedKernel::with_answer(request, std::move(answer), options_);
+  }
+
+  // Every configuration of `configs` through the client, against the client's vendor library
+  // (cuSPARSE, cuBLAS); `m` null for a dense family.
+  void check_family(const std::string& kernel, const std::string& dtype, const nlohmann::json& params, const CsrF64* m,
                     const std::vector<Config>& configs) {
     const KernelFamily& family = *find_family(kernel);
     Workload w;
-    w.matrix = m;
+    if (m) w.matrix = *m;
+    else w.kind = WorkloadKind::Dense;
     const Problem problem = make_problem(family, params, precision_from_string(dtype));
-    TunedKernel vendor = TunedKernel::with_answer({kernel, dtype, params}, m, nullptr, options_);
+    TunedKernel vendor = client_for({kernel, dtype, params}, m, nullptr);
     ASSERT_NE(vendor.runs(), "ktune");
     const LaunchPlan vendor_plan = family.vendor_plan(w, problem);
     const Run theirs = launch(vendor, vendor_plan);
@@ -137,7 +146,7 @@ class ClientOnDevice : public DeviceTest {
       const std::string what = kernel + " " + dtype + " " + family.space(problem).canonical(config);
       const std::optional<LaunchPlan> plan = prepared(family, w, problem, config);
       if (!plan) continue;
-      TunedKernel ours = TunedKernel::with_answer({kernel, dtype, params}, m, testing::answer_for(family, problem, config), options_);
+      TunedKernel ours = client_for({kernel, dtype, params}, m, testing::answer_for(family, problem, config));
       ASSERT_EQ(ours.runs(), "ktune");
       expect_matches(family, w, problem, *plan, launch(ours, *plan), theirs, what);
     }
@@ -154,7 +163,8 @@ TEST_F(ClientOnDevice, EverySpmvScheduleMatchesCusparse) {
     const Problem problem = make_problem(spmv, nullptr, precision_from_string(dtype));
     std::vector<Config> configs;
     for (const Config& c : testing::one_per_schedule(spmv, problem)) configs.push_back(c);
-    check_family("spmv", dtype, nlohmann::json::object(), stencil_empty_and_long(), configs);
+    const CsrF64 m = stencil_empty_and_long();
+    check_family("spmv", dtype, nlohmann::json::object(), &m, configs);
   }
 }
 
@@ -163,8 +173,28 @@ TEST_F(ClientOnDevice, SpmmAndSddmmDefaultsMatchCusparse) {
     const KernelFamily& family = *find_family(kernel);
     const nlohmann::json params = {{"k", 32}};
     const Problem problem = make_problem(family, params, precision_from_string("f32"));
-    check_family(kernel, "f32", params, generate_banded(2000, 6, 3), testing::one_per_schedule(family, problem));
+    const CsrF64 m = generate_banded(2000, 6, 3);
+    check_family(kernel, "f32", params, &m, testing::one_per_schedule(family, problem));
   }
+}
+
+// The dense families take a shape, not a matrix: their default and a seeded draw of their
+// spaces (too large to run whole), against cuBLAS and transpose-GEMM-transpose through the client.
+TEST_F(ClientOnDevice, GemmAndContractionsMatchCublas) {
+  const std::pair<const char*, nlohmann::json> cases[] = {
+      {"gemm", {{"m", 200}, {"n", 136}, {"k", 72}}},
+      {"contraction", {{"preset", "sd_t_d1_1"}, {"extent", 8}}},
+      {"contraction", {{"expression", "C[i,j,k,m] -= A[k,l,i] * B[j,l,m]"}, {"extent", 10}}}};
+  for (const auto& [kernel, params] : cases)
+    for (const char* dtype : {"f32", "f64"}) {
+      const KernelFamily& family = *find_family(kernel);
+      const Problem problem = make_problem(family, params, precision_from_string(dtype));
+      const ParameterSpace space = family.space(problem);
+      std::vector<Config> configs = {space.first_valid()};
+      SpaceRng rng(7);
+      for (const Config& c : space.sample(rng, 3)) configs.push_back(c);
+      check_family(kernel, dtype, params, nullptr, configs);
+    }
 }
 
 TEST_F(ClientOnDevice, AMatrixOnTheDeviceRunsItsOwnForms) {

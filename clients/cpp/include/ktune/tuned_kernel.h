@@ -6,9 +6,9 @@
 // launch() compiles the answer with NVRTC (once per source and device: the binary is cached
 // on disk, so a second process starts without NVRTC), builds the configuration's own inputs
 // (row blocks, hot columns, a SELL form...) with the family's prepare() and runs the plan.
-// A daemon that cannot be reached costs nothing but a notice: the vendor library (cuSPARSE)
-// runs instead. The CUDA driver is loaded at run time, so a program linking this starts
-// anywhere; launching without a GPU throws LaunchError.
+// A daemon that cannot be reached costs nothing but a notice: the family's vendor library
+// (cuSPARSE, cuBLAS) runs instead. The CUDA driver is loaded at run time, so a program linking
+// this starts anywhere; launching without a GPU throws LaunchError.
 #include <functional>
 #include <map>
 #include <memory>
@@ -67,7 +67,11 @@ class TunedKernel {
   // once when it reads a form of its own, such as SELL).
   static TunedKernel open(const KernelRequest& request, CsrF64 structure, const DeviceCsr& on_device,
                           const ClientOptions& options = {});
+  // A family whose problem is its shape (GEMM, a contraction: `problem` says it all), on the
+  // caller's operands ("a", "b", "c"...). std::invalid_argument for a family that takes a matrix.
+  static TunedKernel open(const KernelRequest& request, const ClientOptions& options = {});
   // An answer in hand (a tune's, or one saved earlier): no daemon is asked.
+  static TunedKernel with_answer(const KernelRequest& request, nlohmann::json answer, const ClientOptions& options = {});
   static TunedKernel with_answer(const KernelRequest& request, CsrF64 matrix, nlohmann::json answer,
                                  const ClientOptions& options = {});
   static TunedKernel with_answer(const KernelRequest& request, CsrF64 structure, const DeviceCsr& on_device,
@@ -83,7 +87,7 @@ class TunedKernel {
   // the configuration's inputs; later calls only launch.
   void launch(const std::map<std::string, DeviceAddress>& operands, CUstream_st* stream = nullptr);
 
-  // The buffers launch() takes, e.g. {"x", "y"} for SpMV, {"b", "c"} for SpMM.
+  // The buffers launch() takes, e.g. {"x", "y"} for SpMV, {"b", "c"} for SpMM, {"a", "b", "c"} for GEMM.
   std::vector<std::string> operands() const;
   // How the answer was found: "exact", "nearest", "default", or "none" (daemon unreachable).
   std::string match() const;
@@ -92,7 +96,8 @@ class TunedKernel {
   std::string runs() const;
   // The daemon's answer (null when it was unreachable).
   const nlohmann::json& answer() const;
-  // The signature computed here (SHA-256 of the structure), as the daemon computes it.
+  // The signature computed here (SHA-256 of the structure, or of a dense problem's shape), as
+  // the daemon computes it.
   const std::string& signature() const;
 
   struct State;

@@ -1,0 +1,40 @@
+// The tensor permutation of the vendor baselines (gpu/tensor_permute.h) without a GPU: its
+// layout test and its kernel, compiled by NVRTC for every rank the contractions use.
+#include "gpu/tensor_permute.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "gpu/nvrtc_compiler.h"
+
+namespace ktune {
+namespace {
+
+TEST(TensorPermute, IdentityMeansTheSourceAlreadyHasTheDestinationsLayout) {
+  EXPECT_TRUE((Permutation{{4, 3, 2}, {1, 4, 12}}.identity()));
+  EXPECT_TRUE((Permutation{{4, 1, 2}, {1, 99, 4}}.identity()));  // a dimension of extent 1 has no stride
+  EXPECT_FALSE((Permutation{{4, 3, 2}, {3, 1, 12}}.identity()));
+  EXPECT_EQ((Permutation{{4, 3, 2}, {6, 2, 1}}.elements()), 24);
+  EXPECT_EQ(Permutation{}.elements(), 1);
+}
+
+TEST(TensorPermute, CompilesForEveryRankAndBothDtypes) {
+  const std::vector<Permutation> cases = {
+      {}, {{7}, {1}}, {{16, 16, 16, 16, 16, 16}, {4096, 1, 65536, 16, 1048576, 256}}};
+  for (const Permutation& p : cases)
+    for (Dtype dtype : {Dtype::F32, Dtype::F64})
+      for (bool accumulate : {false, true}) {
+        const CompiledKernel k = NvrtcCompiler().compile(tensor_permute_request(dtype, p, accumulate));
+        EXPECT_TRUE(k.ok) << k.log;
+        EXPECT_NE(k.ptx.find(".entry ktune_permute"), std::string::npos);
+      }
+}
+
+TEST(TensorPermute, RefusesOtherDtypesAndMismatchedStrides) {
+  EXPECT_THROW(tensor_permute_request(Dtype::BF16, Permutation{{4}, {1}}, false), std::runtime_error);
+  EXPECT_THROW(tensor_permute_request(Dtype::F32, Permutation{{4, 4}, {1}}, false), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace ktune
