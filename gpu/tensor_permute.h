@@ -4,8 +4,9 @@
 // dst[i] = in[i] + scale * src[offset(i)], where i runs over the destination in storage order
 // (first dimension fastest) and offset(i) sums each dimension's digit times its stride in the
 // source. The extents and strides are compiled in (NVRTC, once per shape), so that the
-// index arithmetic divides by constants; the destination is written coalesced and the
-// source gathered.
+// index arithmetic divides by constants. Where the source's unit-stride dimension is not the
+// destination's first, the two are transposed through shared memory (both sides move whole
+// lines); otherwise a thread per element gathers.
 #include <memory>
 #include <vector>
 
@@ -40,6 +41,7 @@ class TensorPermute {
   const CudaDriver& cu_;
   Dtype dtype_;
   int64_t elements_;
+  int64_t blocks_;
   std::unique_ptr<Loaded> loaded_;
 };
 

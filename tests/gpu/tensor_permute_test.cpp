@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "gpu/nvrtc_compiler.h"
@@ -29,6 +30,19 @@ TEST(TensorPermute, CompilesForEveryRankAndBothDtypes) {
         EXPECT_TRUE(k.ok) << k.log;
         EXPECT_NE(k.ptx.find(".entry ktune_permute"), std::string::npos);
       }
+}
+
+// The third case's source has unit stride in the destination's second dimension: that pair
+// goes through shared memory; the others gather.
+TEST(TensorPermute, TransposesThroughSharedMemoryOnlyWhereTheFirstDimensionGathers) {
+  auto tiled = [](const Permutation& p) {
+    const std::vector<std::string> o = tensor_permute_request(Dtype::F64, p, true).options;
+    return std::find(o.begin(), o.end(), "-DKT_TILED=1") != o.end();
+  };
+  EXPECT_TRUE(tiled({{16, 16, 16}, {16, 1, 256}}));
+  EXPECT_FALSE(tiled({{16, 16, 16}, {1, 256, 16}}));
+  EXPECT_FALSE(tiled({{1, 16}, {16, 1}}));
+  EXPECT_FALSE(tiled({}));
 }
 
 TEST(TensorPermute, RefusesOtherDtypesAndMismatchedStrides) {
