@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "gpu/compile_cache.h"
 #include "gpu/cuda_resources.h"
 #include "gpu/nvrtc_compiler.h"
 
@@ -93,20 +94,10 @@ int64_t Permutation::elements() const {
   return n;
 }
 
-bool Permutation::identity() const {
-  int64_t expected = 1;
-  for (size_t d = 0; d < extents.size(); ++d) {
-    if (extents[d] > 1 && strides[d] != expected) return false;
-    expected *= extents[d];
-  }
-  return true;
-}
-
 struct TensorPermute::Loaded {
-  std::string ptx;
   CudaModule module;
   CUfunction function;
-  Loaded(const CudaDriver& cu, std::string code) : ptx(std::move(code)), module(cu, ptx.c_str()) {
+  Loaded(const CudaDriver& cu, const CompiledKernel& kernel) : module(cu, kernel.ptx.c_str()) {
     function = module.function("ktune_permute");
   }
 };
@@ -146,9 +137,11 @@ TensorPermute::TensorPermute(const CudaDriver& cu, Dtype dtype, const Permutatio
     const int64_t t0 = std::min(kTile, e0), ts = std::min(kTile, es);
     blocks_ = (e0 + t0 - 1) / t0 * ((es + ts - 1) / ts) * (elements_ / (e0 * es));
   }
-  const CompiledKernel compiled = NvrtcCompiler().compile(tensor_permute_request(dtype, p, accumulate));
-  if (!compiled.ok) throw std::runtime_error("compiling a tensor permutation: " + compiled.log);
-  loaded_ = std::make_unique<Loaded>(cu, compiled.ptx);
+  static const NvrtcCompiler compiler;
+  static CompileCache compiled(compiler, 64, nullptr);
+  const std::shared_ptr<const CompiledKernel> kernel = compiled.get(tensor_permute_request(dtype, p, accumulate));
+  if (!kernel->ok) throw std::runtime_error("compiling a tensor permutation: " + kernel->log);
+  loaded_ = std::make_unique<Loaded>(cu, *kernel);
 }
 
 TensorPermute::~TensorPermute() = default;

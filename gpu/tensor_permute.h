@@ -7,6 +7,7 @@
 // index arithmetic divides by constants. Where the source's unit-stride dimension is not the
 // destination's first, the two are transposed through shared memory (both sides move whole
 // lines); otherwise a thread per element gathers.
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -20,7 +21,6 @@ struct Permutation {
   std::vector<int64_t> extents;  // of the destination, first fastest
   std::vector<int64_t> strides;  // of each destination dimension, in the source
   int64_t elements() const;
-  bool identity() const;  // the source already has the destination's layout
 };
 
 // The NVRTC request of a permutation (PTX: the driver compiles it for the device it runs on);
@@ -29,8 +29,9 @@ CompileRequest tensor_permute_request(Dtype dtype, const Permutation& p, bool ac
 
 class TensorPermute {
  public:
-  // Compiles the permutation for f32 or f64 values; throws std::runtime_error otherwise or
-  // when NVRTC fails, CudaError when the module does not load.
+  // Compiles the permutation for f32 or f64 values (once per process and shape: every
+  // measurement of a baseline prepares it anew); throws std::runtime_error otherwise or when
+  // NVRTC fails, CudaError when the module does not load.
   TensorPermute(const CudaDriver& cu, Dtype dtype, const Permutation& p, bool accumulate);
   ~TensorPermute();
   // Enqueues it on `stream`; `in` is read only when accumulating.

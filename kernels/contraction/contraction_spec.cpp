@@ -147,10 +147,21 @@ int64_t power(int64_t base, size_t n) {
 }
 }  // namespace
 
-int64_t ContractionSpec::out_elements() const { return power(extent, out.size()); }
-int64_t ContractionSpec::a_elements() const { return power(extent, a.size()); }
-int64_t ContractionSpec::b_elements() const { return power(extent, b.size()); }
-int64_t ContractionSpec::contracted_elements() const { return power(extent, contracted().size()); }
+std::vector<std::string> ContractionSpec::out_indices_of(const std::vector<std::string>& operand) const {
+  std::vector<std::string> held;
+  for (const std::string& i : operand)
+    if (has(out, i)) held.push_back(i);
+  return held;
+}
+
+int64_t ContractionSpec::elements_of(const std::vector<std::string>& indices) const {
+  return power(extent, indices.size());
+}
+
+int64_t ContractionSpec::out_elements() const { return elements_of(out); }
+int64_t ContractionSpec::a_elements() const { return elements_of(a); }
+int64_t ContractionSpec::b_elements() const { return elements_of(b); }
+int64_t ContractionSpec::contracted_elements() const { return elements_of(contracted()); }
 
 std::vector<int64_t> ContractionSpec::strides_in(const std::vector<std::string>& tensor,
                                                  const std::vector<std::string>& indices) const {

@@ -29,6 +29,9 @@ struct ContractionSpec {
   static ContractionSpec of(const Problem& p);
 
   std::vector<std::string> contracted() const;  // in a's order
+  // The output's indices that `operand` (a or b) holds, in the operand's order.
+  std::vector<std::string> out_indices_of(const std::vector<std::string>& operand) const;
+  int64_t elements_of(const std::vector<std::string>& indices) const;  // extent^(number of indices)
   int64_t out_elements() const;
   int64_t a_elements() const;
   int64_t b_elements() const;
