@@ -1,7 +1,9 @@
 #pragma once
 // What the GPU benchmarks share: a tuner that measures every configuration of a space on the
 // GPU of this machine, and an observer that keeps each finished candidate.
+#include <chrono>
 #include <functional>
+#include <ostream>
 #include <memory>
 #include <vector>
 
@@ -42,7 +44,14 @@ class CollectingObserver : public TuneObserver {
  public:
   void planned(int) override {}
   void finished_one(const CandidateOutcome& c) override {
-    if (!skipped(c.config_key)) all.push_back(c);
+    const auto now = std::chrono::steady_clock::now();
+    if (!skipped(c.config_key)) {
+      all.push_back(c);
+      seconds.push_back(std::chrono::duration<double>(now - last_).count());
+      if (log) *log << "  " << c.config_key << ": " << seconds.back() << " s, "
+                    << (c.measurement ? c.measurement->to_json().dump() : std::string("not measured")) << "\n";
+    }
+    last_ = now;
   }
   bool cancelled() override { return false; }
   // A skipped configuration is answered as if measured before (and failed), so nothing runs.
@@ -51,11 +60,15 @@ class CollectingObserver : public TuneObserver {
     return std::nullopt;
   }
   std::vector<CandidateOutcome> all;
+  // Wall time from the previous finished candidate to each of `all`: where a benchmark's time goes.
+  std::vector<double> seconds;
+  std::ostream* log = nullptr;  // each finished candidate, as it finishes, when set
   // Canonical keys not to measure (e.g. all but one schedule); none when empty.
   std::function<bool(const std::string&)> skip;
 
  private:
   bool skipped(const std::string& key) const { return skip && skip(key); }
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
 }  // namespace ktune::bench

@@ -6,7 +6,7 @@
 //
 // usage: family_bench [--family spmv|spmm|sddmm|gemm] [--problem JSON]... [--matrices DIR] [--large]
 //                     [--fresh] [--medium] [--dtype f32|f64|bf16|f16|both] [--only NAME] [--schedule NAME]
-//                     [--config KEY] [--budget N] [--out DIR] [--commit SHA]
+//                     [--config KEY] [--budget N] [--out DIR] [--commit SHA] [--verbose]
 // A dense family (gemm) has no matrices: each --problem is a workload, and a space too large to
 // measure whole is searched with --budget N measurements.
 // writes OUT/<family>_bench.json, OUT/<family>_bench.md and OUT/<family>_ground_truth.json.
@@ -15,6 +15,7 @@
 // the copy still run): its ground truth is merged into a whole one with
 // bench/merge_ground_truth.py. --config measures one configuration (its canonical key,
 // "block=128;items_per_thread=1;lanes=4;schedule=subwarp"), for a profiler to look at.
+// --verbose prints each configuration as it finishes, with its wall time.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -37,7 +38,7 @@ struct Options {
   std::string family = "spmv", matrices, out = ".", only, schedule, config, commit = "unknown";
   int budget = 200;  // measurements, for a space too large to measure whole (GEMM's)
   std::vector<json> problems;  // empty: the family's defaults
-  bool large = false, fresh = false, medium = false;
+  bool large = false, fresh = false, medium = false, verbose = false;
   std::vector<Dtype> dtypes = {Dtype::F32, Dtype::F64};
 };
 
@@ -61,6 +62,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--large") o.large = true;
     else if (a == "--fresh") o.fresh = true;
     else if (a == "--medium") o.medium = true;
+    else if (a == "--verbose") o.verbose = true;
     else if (a == "--dtype") {
       const std::string d = value();
       o.dtypes = d == "both" ? std::vector<Dtype>{Dtype::F32, Dtype::F64} : std::vector<Dtype>{dtype_from_string(d)};
@@ -191,6 +193,7 @@ int main(int argc, char** argv) try {
       request.budget.seconds = 1e9;
       request.budget.measurements = o.budget;  // counts only where the space is too large to measure whole
       bench::CollectingObserver collector;
+      if (o.verbose) collector.log = &std::cerr;
       if (!o.schedule.empty()) {
         const std::string token = ";schedule=" + o.schedule + ";";
         collector.skip = [token](const std::string& key) { return (";" + key + ";").find(token) == std::string::npos; };
@@ -200,10 +203,13 @@ int main(int argc, char** argv) try {
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       const double bytes = request.family->min_bytes(nw.workload, request.problem);
       json configs = json::array();
-      for (const CandidateOutcome& c : collector.all)
+      for (size_t i = 0; i < collector.all.size(); ++i) {
+        const CandidateOutcome& c = collector.all[i];
         configs.push_back({{"config", c.config_key},
                            {"predicted_us", c.prediction.time_us},
+                           {"seconds", collector.seconds[i]},
                            {"measurement", c.measurement ? c.measurement->to_json() : json()}});
+      }
       truth.push_back({{"workload", nw.name}, {"problem", request.problem.params}, {"dtype", to_string(dtype)},
                        {"rows", nw.workload.matrix.rows},
                        {"nnz", nw.workload.matrix.nnz()}, {"configs", configs}});

@@ -68,6 +68,11 @@ EmulatorOracle::Entry& EmulatorOracle::entry(const Config& config) {
 
 std::optional<OracleView> EmulatorOracle::evaluate(const Config& config) { return entry(config).view; }
 
+void EmulatorOracle::absorb(EmulatorOracle&& other) {
+  entries_.merge(other.entries_);
+  fallbacks_.merge(other.fallbacks_);
+}
+
 const CandidatePrediction* EmulatorOracle::emulation(const Config& config) const {
   auto it = entries_.find(config);
   return it != entries_.end() && it->second.emulated ? &*it->second.emulated : nullptr;

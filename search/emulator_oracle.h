@@ -42,6 +42,12 @@ class EmulatorOracle : public SaakeOracle {
 
   // The emulation behind evaluate(config), when it ran (nothing after a fallback).
   const CandidatePrediction* emulation(const Config& config) const;
+  // Plans prepared from here on reuse `plan`'s configuration-independent inputs (prepare_next):
+  // oracles of one tune that walk side by side convert a large workload once, not each.
+  void share_inputs(const LaunchPlan& plan) { previous_plan_ = plan; }
+  // Takes what `other` (an oracle of the same tune) evaluated, e.g. a walk's run on its own
+  // oracle, for emulation() to answer; configurations this one holds already stay as they are.
+  void absorb(EmulatorOracle&& other);
   // Configurations answered by the fallback, with the reason (canonical key -> message).
   const std::map<std::string, std::string>& fallbacks() const { return fallbacks_; }
 

@@ -5,6 +5,8 @@
 #include <deque>
 #include <set>
 
+#include "workload/cancellation.h"
+
 namespace ktune {
 namespace {
 
@@ -177,12 +179,36 @@ SaakeWalk saake_walk(SaakeOracle& oracle, const std::vector<CanonicalDirection>&
   return walk;
 }
 
-std::vector<SaakeWalk> saake_search(SaakeOracle& oracle, const CanonicalMoves& moves, const SaakeLimits& limits) {
-  std::vector<SaakeWalk> walks;
-  for (const Config& start : moves.starts) walks.push_back(saake_walk(oracle, moves.directions, start, limits));
+namespace {
+
+std::vector<SaakeWalk> fastest_first(std::vector<SaakeWalk> walks) {
   std::stable_sort(walks.begin(), walks.end(),
                    [](const SaakeWalk& a, const SaakeWalk& b) { return a.predicted_us < b.predicted_us; });
   return walks;
+}
+
+}  // namespace
+
+std::vector<SaakeWalk> saake_search(SaakeOracle& oracle, const CanonicalMoves& moves, const SaakeLimits& limits) {
+  std::vector<SaakeWalk> walks;
+  for (const Config& start : moves.starts) walks.push_back(saake_walk(oracle, moves.directions, start, limits));
+  return fastest_first(std::move(walks));
+}
+
+std::vector<SaakeWalk> saake_search(const std::function<SaakeOracle&(size_t start)>& oracle_for,
+                                    const CanonicalMoves& moves, ThreadPool& pool, const SaakeLimits& limits) {
+  std::vector<std::future<SaakeWalk>> running;
+  PendingTasks pending(running);  // the walks read `moves` and the oracles: done before this frame ends
+  for (size_t i = 0; i < moves.starts.size(); ++i) {
+    SaakeOracle& oracle = oracle_for(i);
+    running.push_back(pool.submit([&oracle, &moves, &limits, i] {
+      throw_if_cancelled();
+      return saake_walk(oracle, moves.directions, moves.starts[i], limits);
+    }));
+  }
+  std::vector<SaakeWalk> walks;
+  for (std::future<SaakeWalk>& w : running) walks.push_back(w.get());
+  return fastest_first(std::move(walks));
 }
 
 }  // namespace ktune

@@ -8,11 +8,14 @@
 // the bottleneck resource r, not of GM. A fixed point is where Algorithm 3 proposes nothing
 // new (no move, or a visited configuration) and no unvisited unit step along any other
 // canonical direction is predicted faster than the current configuration.
+#include <cstddef>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "gpu/thread_pool.h"
 #include "kernels/kernel_family.h"
 #include "search/saake_oracle.h"
 
@@ -44,5 +47,12 @@ SaakeWalk saake_walk(SaakeOracle& oracle, const std::vector<CanonicalDirection>&
 
 // One walk per start; the fastest predicted result first (ties: the earlier start).
 std::vector<SaakeWalk> saake_search(SaakeOracle& oracle, const CanonicalMoves& moves, const SaakeLimits& limits = {});
+
+// The same walks side by side on `pool`, start i's on `oracle_for(i)`: each walk is a chain
+// of dependent model calls, but the walks from different starts share nothing, so a family
+// with a start per schedule walks in the time of its longest walk. The oracles must be
+// distinct objects (an oracle memoises without locks).
+std::vector<SaakeWalk> saake_search(const std::function<SaakeOracle&(size_t start)>& oracle_for,
+                                    const CanonicalMoves& moves, ThreadPool& pool, const SaakeLimits& limits = {});
 
 }  // namespace ktune

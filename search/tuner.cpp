@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <future>
+#include <memory>
 
 #include "model/saake/saake_prediction.h"
 #include "search/emulator_oracle.h"
@@ -199,10 +200,29 @@ TuneOutcome Tuner::run_model_only(const Workload& w, const TuneRequest& r, std::
 std::optional<Config> Tuner::model_walk(const Workload& w, const TuneRequest& r) const {
   const std::shared_ptr<const GpuSpec> gpu = this->gpu();
   FirstModelOracle first(*r.family, w, r.problem, *gpu, assumed_usage());
-  EmulatorOracle oracle(
-      *r.family, w, r.problem, *gpu, [this, &r](const Config& c) { return ctx_.compile_cache->get(compile_request(*r.family, r.problem, c)); },
-      first, ctx_.log);
-  const std::vector<SaakeWalk> walks = saake_search(oracle, r.family->canonical_moves(r.problem));
+  EmulatorOracle oracle(*r.family, w, r.problem, *gpu, compiler_for(r), first, ctx_.log);
+  return walk(w, r, *gpu, oracle);
+}
+
+EmulatorOracle::Compile Tuner::compiler_for(const TuneRequest& r) const {
+  return [this, &r](const Config& c) { return ctx_.compile_cache->get(compile_request(*r.family, r.problem, c)); };
+}
+
+std::optional<Config> Tuner::walk(const Workload& w, const TuneRequest& r, const GpuSpec& gpu, EmulatorOracle& into) const {
+  const CanonicalMoves moves = r.family->canonical_moves(r.problem);
+  if (moves.starts.empty()) return std::nullopt;
+  const LaunchPlan shared = r.family->prepare(w, r.problem, moves.starts.front());
+  std::vector<std::unique_ptr<FirstModelOracle>> firsts;
+  std::vector<std::unique_ptr<EmulatorOracle>> oracles;
+  for (size_t i = 0; i < moves.starts.size(); ++i) {
+    firsts.push_back(std::make_unique<FirstModelOracle>(*r.family, w, r.problem, gpu, assumed_usage()));
+    oracles.push_back(std::make_unique<EmulatorOracle>(*r.family, w, r.problem, gpu, compiler_for(r), *firsts.back(), ctx_.log));
+    oracles.back()->share_inputs(shared);
+  }
+  into.share_inputs(shared);
+  const std::vector<SaakeWalk> walks =
+      saake_search([&oracles](size_t i) -> SaakeOracle& { return *oracles[i]; }, moves, *ctx_.compile_pool);
+  for (std::unique_ptr<EmulatorOracle>& o : oracles) into.absorb(std::move(*o));
   if (walks.empty()) return std::nullopt;
   return walks.front().best;
 }
@@ -211,12 +231,8 @@ TuneOutcome Tuner::run_measured(const Workload& w, const TuneRequest& r, std::ve
                                 const GpuSpec& gpu, TuneObserver& observer) const {
   const ParameterSpace space = r.family->space(r.problem);
   FirstModelOracle first(*r.family, w, r.problem, gpu, assumed_usage());
-  EmulatorOracle oracle(
-      *r.family, w, r.problem, gpu, [this, &r](const Config& c) { return ctx_.compile_cache->get(compile_request(*r.family, r.problem, c)); },
-      first, ctx_.log);
-  std::optional<Config> walked;
-  const std::vector<SaakeWalk> walks = saake_search(oracle, r.family->canonical_moves(r.problem));
-  if (!walks.empty()) walked = walks.front().best;
+  EmulatorOracle oracle(*r.family, w, r.problem, gpu, compiler_for(r), first, ctx_.log);
+  const std::optional<Config> walked = walk(w, r, gpu, oracle);
   // The emulator re-ranks the first model's top few: the search compiles them first anyway.
   constexpr size_t kReRanked = 4;
   for (size_t i = 0; i < std::min(kReRanked, ranked.size()); ++i) oracle.evaluate(ranked[i].config);

@@ -15,13 +15,14 @@
 #include "gpu/thread_pool.h"
 #include "model/gpu_spec.h"
 #include "search/candidate_order.h"
+#include "search/emulator_oracle.h"
 #include "search/tune_types.h"
 
 namespace ktune {
 
 struct TunerContext {
   CompileCache* compile_cache = nullptr;
-  ThreadPool* compile_pool = nullptr;
+  ThreadPool* compile_pool = nullptr;  // required: compiles, estimates and the walks run here
   GpuSpec gpu;
   Measurer* measurer = nullptr;  // null or unavailable: model-only answers
   int exhaustive_limit = 0;      // spaces up to this size are measured in full, no early stop (benchmarks)
@@ -56,6 +57,10 @@ class Tuner {
                              const GpuSpec& gpu, TuneObserver& observer) const;
   TuneOutcome run_measured(const Workload& w, const TuneRequest& r, std::vector<CandidateOutcome> ranked,
                            const GpuSpec& gpu, TuneObserver& observer) const;
+  // The SAAKE walks (one per canonical start, side by side on the compile pool, each on an
+  // emulator oracle of its own); what they emulated joins `into`. The best walk's pick.
+  std::optional<Config> walk(const Workload& w, const TuneRequest& r, const GpuSpec& gpu, EmulatorOracle& into) const;
+  EmulatorOracle::Compile compiler_for(const TuneRequest& r) const;
   TunerContext ctx_;  // ctx_.gpu: the spec at construction; gpu_ is the current one
   mutable std::mutex gpu_mutex_;
   std::shared_ptr<const GpuSpec> gpu_;

@@ -19,6 +19,7 @@ namespace {
 struct OracleFixture : ::testing::Test {
   NvrtcCompiler compiler;
   CompileCache cache{compiler, 64, nullptr};
+  ThreadPool pool{2};
   const KernelFamily& family = *find_family("spmv");
   GpuSpec gpu = spec_for_arch("sm_90");
   Workload w;
@@ -26,6 +27,7 @@ struct OracleFixture : ::testing::Test {
   Tuner tuner() {
     TunerContext ctx;
     ctx.compile_cache = &cache;
+    ctx.compile_pool = &pool;
     ctx.gpu = gpu;
     return Tuner(ctx);
   }

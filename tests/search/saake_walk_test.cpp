@@ -230,5 +230,27 @@ TEST(SaakeSearch, ReturnsTheFastestWalkFirst) {
   EXPECT_LT(walks[0].predicted_us, walks[1].predicted_us);
 }
 
+TEST(SaakeSearch, WalksSideBySideOnTheirOwnOraclesAsTheyWalkInTurn) {
+  CanonicalMoves moves;
+  moves.starts = {at(16), at(1), at(2), at(64)};
+  moves.directions = {doubling("x", 64)};
+  FakeOracle serial;
+  serial.view = saturating;
+  const std::vector<SaakeWalk> expected = saake_search(serial, moves);
+
+  std::vector<FakeOracle> oracles(moves.starts.size());
+  for (FakeOracle& o : oracles) o.view = saturating;
+  ThreadPool pool(3);
+  const std::vector<SaakeWalk> walks =
+      saake_search([&oracles](size_t i) -> SaakeOracle& { return oracles[i]; }, moves, pool);
+  ASSERT_EQ(walks.size(), expected.size());
+  for (size_t i = 0; i < walks.size(); ++i) {
+    EXPECT_EQ(walks[i].best, expected[i].best) << i;
+    EXPECT_EQ(walks[i].path, expected[i].path) << i;
+    EXPECT_DOUBLE_EQ(walks[i].predicted_us, expected[i].predicted_us) << i;
+  }
+  for (const FakeOracle& o : oracles) EXPECT_GT(o.evaluations, 0);  // each start walked on its own oracle
+}
+
 }  // namespace
 }  // namespace ktune
