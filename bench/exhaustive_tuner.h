@@ -1,6 +1,7 @@
 #pragma once
 // What the GPU benchmarks share: a tuner that measures every configuration of a space on the
-// GPU of this machine, and an observer that keeps each finished candidate.
+// GPU of this machine (or, with exhaustive = false, searches it as ktuned does within the
+// request's budget), and an observer that keeps each finished candidate.
 #include <chrono>
 #include <functional>
 #include <ostream>
@@ -19,7 +20,7 @@ namespace ktune::bench {
 class ExhaustiveTuner {
  public:
   // `measurer` must be available and outlive this object.
-  explicit ExhaustiveTuner(Measurer& measurer) : cache_(compiler_, 4096, nullptr) {
+  explicit ExhaustiveTuner(Measurer& measurer, bool exhaustive = true) : cache_(compiler_, 4096, nullptr) {
     const DeviceInfo device = measurer.device();
     TunerContext ctx;
     ctx.compile_cache = &cache_;
@@ -28,7 +29,7 @@ class ExhaustiveTuner {
     ctx.gpu.sms = device.sms;
     ctx.gpu.l2_bytes = device.l2_bytes;
     ctx.measurer = &measurer;
-    ctx.exhaustive_limit = 1 << 20;  // every configuration, whatever the size of the space
+    ctx.exhaustive_limit = exhaustive ? 1 << 20 : 0;  // every configuration, whatever the size of the space
     tuner_ = std::make_unique<Tuner>(ctx);
   }
   const Tuner& tuner() const { return *tuner_; }

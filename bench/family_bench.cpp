@@ -6,7 +6,7 @@
 //
 // usage: family_bench [--family spmv|spmm|sddmm|gemm] [--problem JSON]... [--matrices DIR] [--large]
 //                     [--fresh] [--medium] [--dtype f32|f64|bf16|f16|both] [--only NAME] [--schedule NAME]
-//                     [--config KEY] [--budget N] [--out DIR] [--commit SHA] [--verbose]
+//                     [--config KEY] [--budget N] [--search N] [--out DIR] [--commit SHA] [--verbose]
 // A dense family (gemm) has no matrices: each --problem is a workload, and a space too large to
 // measure whole is searched with --budget N measurements.
 // writes OUT/<family>_bench.json, OUT/<family>_bench.md and OUT/<family>_ground_truth.json.
@@ -15,7 +15,9 @@
 // the copy still run): its ground truth is merged into a whole one with
 // bench/merge_ground_truth.py. --config measures one configuration (its canonical key,
 // "block=128;items_per_thread=1;lanes=4;schedule=subwarp"), for a profiler to look at.
-// --verbose prints each configuration as it finishes, with its wall time.
+// --verbose prints each configuration as it finishes, with its wall time. --search N tunes as
+// ktuned does (model, walk, search) within N measurements instead of measuring every
+// configuration: the answer a user gets, for workloads whose whole space costs too long.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -37,6 +39,7 @@ namespace {
 struct Options {
   std::string family = "spmv", matrices, out = ".", only, schedule, config, commit = "unknown";
   int budget = 200;  // measurements, for a space too large to measure whole (GEMM's)
+  bool search = false;  // --search: tune within `budget` rather than measure every configuration
   std::vector<json> problems;  // empty: the family's defaults
   bool large = false, fresh = false, medium = false, verbose = false;
   std::vector<Dtype> dtypes = {Dtype::F32, Dtype::F64};
@@ -59,6 +62,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--config") o.config = value();
     else if (a == "--commit") o.commit = value();
     else if (a == "--budget") o.budget = std::stoi(value());
+    else if (a == "--search") o.search = true, o.budget = std::stoi(value());
     else if (a == "--large") o.large = true;
     else if (a == "--fresh") o.fresh = true;
     else if (a == "--medium") o.medium = true;
@@ -140,7 +144,8 @@ void write_results(const Options& o, const DeviceInfo& device, double copy_gbs, 
                                      std::string(o.matrices.empty() ? "" : " --matrices data/matrices") +
                                      (o.large ? " --large" : "") + (o.fresh ? " --fresh" : "") + (o.medium ? " --medium" : "") +
                                      (o.only.empty() ? "" : " --only " + o.only) + (o.schedule.empty() ? "" : " --schedule " + o.schedule) +
-                                     (o.config.empty() ? "" : " --config '" + o.config + "'")}};
+                                     (o.config.empty() ? "" : " --config '" + o.config + "'") +
+                                     (o.search ? " --search " + std::to_string(o.budget) : "")}};
   fs::create_directories(o.out);
   std::ofstream(fs::path(o.out) / (o.family + "_bench.json"))
       << json{{"meta", meta}, {"summary", summary}, {"rows", rows}}.dump(1);
@@ -175,7 +180,7 @@ int main(int argc, char** argv) try {
     return 1;
   }
   const DeviceInfo device = measurer.device();
-  const bench::ExhaustiveTuner exhaustive(measurer);  // ground truth: every configuration
+  const bench::ExhaustiveTuner exhaustive(measurer, !o.search);  // ground truth: every configuration
   const Tuner& tuner = exhaustive.tuner();
   const double copy_gbs = measurer.device_copy_bandwidth_gbs(size_t{2} << 30);
   std::cerr << device.name << ": device copy " << copy_gbs << " GB/s\n";

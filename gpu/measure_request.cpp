@@ -71,11 +71,11 @@ LaunchStep step_from_json(const nlohmann::json& j) {
 }  // namespace
 
 std::string content_key(std::string_view bytes, size_t stored_size) {
-  return content_key_of_hash(sha256_hex(bytes), stored_size);
+  return content_key_of_id(sha256_hex(bytes), stored_size);
 }
 
-std::string content_key_of_hash(const std::string& sha256, size_t stored_size) {
-  return sha256 + "-" + std::to_string(stored_size);
+std::string content_key_of_id(const std::string& content_id, size_t stored_size) {
+  return content_id + "-" + std::to_string(stored_size);
 }
 
 nlohmann::json MeasureRequest::to_json() const {
@@ -88,7 +88,8 @@ nlohmann::json MeasureRequest::to_json() const {
   nlohmann::json wire_outputs = nlohmann::json::array();
   for (const WireOutput& o : outputs)
     wire_outputs.push_back(
-        {{"buffer", o.buffer}, {"elements", o.elements}, {"dtype", to_string(o.dtype)}, {"reference_key", o.reference_key}});
+        {{"buffer", o.buffer}, {"elements", o.elements}, {"dtype", to_string(o.dtype)}, {"reference_key", o.reference_key},
+         {"read_ranges", o.read_ranges}});
   return {{"kind", kind},
           {"family", family},
           {"problem", {{"params", problem.params}, {"precision", to_string(problem.precision)}}},
@@ -116,7 +117,8 @@ MeasureRequest MeasureRequest::from_json(const nlohmann::json& j) {
   r.program = program_from_json(j.at("program"));
   for (const nlohmann::json& o : j.at("outputs"))
     r.outputs.push_back({o.at("buffer").get<std::string>(), o.at("elements").get<size_t>(),
-                         dtype_from_string(o.at("dtype").get<std::string>()), o.at("reference_key").get<std::string>()});
+                         dtype_from_string(o.at("dtype").get<std::string>()), o.at("reference_key").get<std::string>(),
+                         o.at("read_ranges").get<std::vector<std::pair<size_t, size_t>>>()});
   r.check_keys = j.at("check_keys").get<std::map<std::string, std::string>>();
   r.options = MeasureOptions::from_json(j.at("options"));
   r.fresh = j.at("fresh").get<bool>();

@@ -18,8 +18,8 @@ namespace ktune {
 // SHA-256 of the bytes and the size they occupy once stored, e.g. "<64 hex>-4096": the same
 // bytes padded to another size are another entry.
 std::string content_key(std::string_view bytes, size_t stored_size);
-// The same key from a hash already computed (HostBytes keeps theirs).
-std::string content_key_of_hash(const std::string& sha256, size_t stored_size);
+// The same key from an identity already known (HostBytes::content_id: a hash, or a recipe).
+std::string content_key_of_id(const std::string& content_id, size_t stored_size);
 
 // Inputs carry a content key and live across requests; scratch and output buffers carry
 // none and are allocated for one request.
@@ -35,6 +35,7 @@ struct WireOutput {
   size_t elements = 0;
   Dtype dtype = Dtype::F32;
   std::string reference_key;  // host content: the reference as doubles
+  std::vector<std::pair<size_t, size_t>> read_ranges{};  // PlanOutput::read_ranges
 };
 
 struct MeasureRequest {

@@ -51,6 +51,12 @@ std::string plan_problem(const LaunchPlan& plan, const Reference& reference) {
     if (o.reference_elements() != ref->second.size())
       return "the plan outputs " + std::to_string(o.reference_elements()) + " reference values in '" + o.buffer +
              "', the reference has " + std::to_string(ref->second.size());
+    size_t end = 0;
+    for (const auto& [first, last] : o.read_ranges) {
+      if (first < end || last <= first || last > o.elements)
+        return "the read ranges of output '" + o.buffer + "' are not increasing ranges within it";
+      end = last;
+    }
     if (output->size < o.elements * dtype_size(o.dtype))
       return "the output buffer '" + o.buffer + "' is too small for " + std::to_string(o.elements) + " " +
              to_string(o.dtype) + " values";
@@ -74,14 +80,14 @@ WireBuffer wire_buffer(const DeviceBuffer& b, std::map<std::string, std::string_
   if (b.bytes.empty()) return {b.name, b.size, ""};
   const size_t stored = std::max(b.size, b.bytes.size());
   // Large inputs shared by every configuration of a tune are hashed once, by HostBytes.
-  const std::string key = content_key_of_hash(b.bytes.sha256(), stored);
+  const std::string key = content_key_of_id(b.bytes.content_id(), stored);
   contents[key] = b.bytes.view();
   return {b.name, stored, key};
 }
 
 // The request for `plan` without its launches: buffers, outputs with their references, the
 // verifier's family, problem and check data.
-MeasureRequest request_for(const LaunchPlan& plan, const Reference& reference, const MeasureOptions& options,
+MeasureRequest request_for(const LaunchPlan& plan, const PreparedReference& reference, const MeasureOptions& options,
                            std::map<std::string, std::string_view>& contents) {
   MeasureRequest request;
   request.family = plan.family;
@@ -89,13 +95,12 @@ MeasureRequest request_for(const LaunchPlan& plan, const Reference& reference, c
   request.options = options;
   for (const DeviceBuffer& b : plan.buffers) request.buffers.push_back(wire_buffer(b, contents));
   for (const PlanOutput& o : plan.outputs) {
-    const std::vector<double>& values = reference.at(o.buffer);
-    const std::string key = content_key(bytes_of(values), values.size() * sizeof(double));
-    contents[key] = bytes_of(values);
-    request.outputs.push_back({o.buffer, o.elements, o.dtype, key});
+    const std::string& key = reference.key(o.buffer);
+    contents[key] = bytes_of(reference.values().at(o.buffer));
+    request.outputs.push_back({o.buffer, o.elements, o.dtype, key, o.read_ranges});
   }
   for (const auto& [name, bytes] : plan.check_data) {
-    const std::string key = content_key_of_hash(bytes.sha256(), bytes.size());
+    const std::string key = content_key_of_id(bytes.content_id(), bytes.size());
     contents[key] = bytes.view();
     request.check_keys[name] = key;
   }
@@ -157,12 +162,16 @@ void Measurer::start_worker() {
   }
 }
 
-Measurement Measurer::measure(const CompiledKernel& kernel, const LaunchPlan& plan, const Reference& reference,
+PreparedReference::PreparedReference(Reference values) : values_(std::move(values)) {
+  for (const auto& [name, v] : values_) keys_[name] = content_key(bytes_of(v), v.size() * sizeof(double));
+}
+
+Measurement Measurer::measure(const CompiledKernel& kernel, const LaunchPlan& plan, const PreparedReference& reference,
                               const MeasureOptions& options) {
   options.validate();
   if (!kernel.ok) return failed(MeasureStatus::LaunchError, "the kernel did not compile: " + kernel.log);
   if (kernel.cubin.empty()) return failed(MeasureStatus::LaunchError, "the kernel has no cubin to load");
-  if (const std::string problem = plan_problem(plan, reference); !problem.empty())
+  if (const std::string problem = plan_problem(plan, reference.values()); !problem.empty())
     return failed(MeasureStatus::LaunchError, problem);
   Contents contents;
   MeasureRequest request = request_for(plan, reference, options, contents);
@@ -175,10 +184,10 @@ Measurement Measurer::measure(const CompiledKernel& kernel, const LaunchPlan& pl
   return exchange(request, contents, kernel.cubin);
 }
 
-Measurement Measurer::measure_vendor(const LaunchPlan& plan, const VendorCall& call, const Reference& reference,
+Measurement Measurer::measure_vendor(const LaunchPlan& plan, const VendorCall& call, const PreparedReference& reference,
                                      const MeasureOptions& options) {
   options.validate();
-  if (const std::string problem = plan_problem(plan, reference); !problem.empty())
+  if (const std::string problem = plan_problem(plan, reference.values()); !problem.empty())
     return failed(MeasureStatus::LaunchError, problem);
   Contents contents;
   MeasureRequest request = request_for(plan, reference, options, contents);

@@ -24,6 +24,21 @@ struct MeasureRequest;
 struct WorkerMessage;
 class WorkerError;
 
+// A reference with the content key of each output's values computed once: a tune checks
+// hundreds of configurations against one reference, and hashing one of hundreds of megabytes
+// at every measurement cost more than the measurement. Implicit from a Reference, for the
+// callers that measure once.
+class PreparedReference {
+ public:
+  PreparedReference(Reference values);  // NOLINT(google-explicit-constructor)
+  const Reference& values() const { return values_; }
+  const std::string& key(const std::string& output) const { return keys_.at(output); }
+
+ private:
+  Reference values_;
+  std::map<std::string, std::string> keys_;
+};
+
 // ktune-measure-worker in the directory of the running executable.
 std::string default_worker_path();
 
@@ -47,12 +62,12 @@ class Measurer {
   // then is the whole plan timed (gpu/measurement_harness.h). A worker that dies gives Fault,
   // one silent for options.kernel_timeout_s gives Timeout; either way the next request starts
   // a fresh worker. Throws InputError for options out of range.
-  Measurement measure(const CompiledKernel& kernel, const LaunchPlan& plan, const Reference& reference,
+  Measurement measure(const CompiledKernel& kernel, const LaunchPlan& plan, const PreparedReference& reference,
                       const MeasureOptions& options);
 
   // A vendor library call (gpu/vendor_calls.h) on the plan's buffers, verified and timed the
   // same way.
-  Measurement measure_vendor(const LaunchPlan& plan, const VendorCall& call, const Reference& reference,
+  Measurement measure_vendor(const LaunchPlan& plan, const VendorCall& call, const PreparedReference& reference,
                              const MeasureOptions& options);
 
   // Device-to-device copy of `bytes`, counting bytes read and written, in GB/s. Throws

@@ -298,10 +298,9 @@ class Worker {
     Verdict all;
     all.ok = true;
     for (const WireOutput& o : r.outputs) {
-      std::string got(o.elements * dtype_size(o.dtype), '\0');
-      gpu_->cu.check(gpu_->cu.memcpy_dtoh(got.data(), table.at(o.buffer), got.size()), "reading an output back");
+      const PlanOutput output{o.buffer, o.elements, o.dtype, 0, o.read_ranges};
+      const std::string got = read_back(output, table.at(o.buffer));
       const std::vector<double> expected = host_values<double>(o.reference_key);
-      const PlanOutput output{o.buffer, o.elements, o.dtype};
       const Verdict v = family ? family->verify(r.problem, output, got, expected, data)
                                : check_reduction_output(got, o.dtype, expected, [](size_t) { return 1.0; });
       all.max_rel_error = std::max(all.max_rel_error, v.max_rel_error);
@@ -311,6 +310,23 @@ class Worker {
       }
     }
     return all;
+  }
+
+  // The output's bytes the verifier reads: all of them, or its read ranges one after another.
+  std::string read_back(const PlanOutput& o, CUdeviceptr address) {
+    const size_t width = dtype_size(o.dtype);
+    std::string got(o.read_elements() * width, '\0');
+    const std::vector<std::pair<size_t, size_t>> ranges =
+        o.read_ranges.empty() ? std::vector<std::pair<size_t, size_t>>{{0, o.elements}} : o.read_ranges;
+    size_t at = 0;
+    for (const auto& [first, last] : ranges) {
+      if (last > o.elements || first > last || at + (last - first) * width > got.size())
+        throw std::runtime_error("a read range of output '" + o.buffer + "' lies outside it");
+      gpu_->cu.check(gpu_->cu.memcpy_dtoh(got.data() + at, address + first * width, (last - first) * width),
+                     "reading an output back");
+      at += (last - first) * width;
+    }
+    return got;
   }
 
   std::string_view host_content(const std::string& key) {

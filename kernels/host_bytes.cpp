@@ -10,7 +10,14 @@ HostBytes::HostBytes(std::vector<std::byte> bytes) {
   impl_ = std::move(impl);
 }
 
-const std::string& HostBytes::sha256() const {
+HostBytes HostBytes::generated(std::vector<std::byte> bytes, std::string recipe) {
+  HostBytes out(std::move(bytes));
+  auto impl = std::const_pointer_cast<Impl>(out.impl_);
+  std::call_once(impl->hashed, [&] { impl->hash = "generated:" + std::move(recipe); });
+  return out;
+}
+
+const std::string& HostBytes::content_id() const {
   static const std::string empty_hash = sha256_hex("");
   if (!impl_) return empty_hash;
   std::call_once(impl_->hashed, [this] { impl_->hash = sha256_hex(view()); });

@@ -39,6 +39,13 @@ PlanOp PlanOp::loop(std::vector<PlanOp> body, std::string until_zero, int max_it
   return op;
 }
 
+size_t PlanOutput::read_elements() const {
+  if (read_ranges.empty()) return elements;
+  size_t n = 0;
+  for (const auto& [first, last] : read_ranges) n += last - first;
+  return n;
+}
+
 const DeviceBuffer* LaunchPlan::buffer(const std::string& name) const {
   for (const DeviceBuffer& b : buffers)
     if (b.name == name) return &b;

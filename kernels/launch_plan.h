@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -87,8 +88,14 @@ struct PlanOutput {
   // the elements (a dense product too large for a CPU reference), and the family's verifier
   // knows which from the plan's check_data.
   size_t sampled = 0;
+  // Element ranges [first, second) the check reads, in order: the verifier gets their
+  // concatenation instead of the whole output, so a sampled output of gigabytes is not read
+  // back. Empty: the whole output.
+  std::vector<std::pair<size_t, size_t>> read_ranges{};
 
   size_t reference_elements() const { return sampled > 0 ? sampled : elements; }
+  // How many elements the verifier gets (the ranges' total, or every element).
+  size_t read_elements() const;
 };
 
 struct LaunchPlan {

@@ -34,7 +34,7 @@ class GpuLoopBackend : public LoopBackend {
   Measurer& measurer_;
   RequestFor request_for_;
   MeasureOptions options_;
-  Reference reference_;
+  PreparedReference reference_;  // hashed once for the whole tune
   std::optional<LaunchPlan> previous_plan_;  // lends its inputs to the next configuration's plan
 };
 

@@ -59,7 +59,8 @@ DeviceBuffer gemm_operand_buffer(const std::string& name, GemmOperand operand, d
   }
   DeviceBuffer b;
   b.name = name;
-  b.bytes = HostBytes(std::move(bytes));
+  b.bytes = HostBytes::generated(std::move(bytes), "gemm_operand/" + std::to_string(static_cast<uint32_t>(operand)) + "/" + std::string(
+                                                       to_string(dtype)) + "/" + std::to_string(count));
   b.size = b.bytes.size();
   return b;
 }

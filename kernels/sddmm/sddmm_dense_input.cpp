@@ -63,7 +63,10 @@ DeviceBuffer dense_operand_buffer(std::string name, DenseOperand which, int64_t 
   const size_t count = static_cast<size_t>(rows) * static_cast<size_t>(k);
   DeviceBuffer b;
   b.name = std::move(name);
-  b.bytes = HostBytes(dtype == Dtype::F32 ? operand_bytes<float>(which, count) : operand_bytes<double>(which, count));
+  b.bytes = HostBytes::generated(
+      dtype == Dtype::F32 ? operand_bytes<float>(which, count) : operand_bytes<double>(which, count),
+      std::string("sddmm_dense_operand/") + (which == DenseOperand::A ? "a/" : "b/") + to_string(dtype) + "/" +
+          std::to_string(rows) + "x" + std::to_string(k));
   b.size = b.bytes.size();
   return b;
 }

@@ -8,6 +8,7 @@
 #include "kernels/input_vector.h"
 #include "kernels/spmm/spmm_aspt_tiling.h"
 #include "kernels/spmm/spmm_block_weights.h"
+#include "kernels/spmm/spmm_checked_rows.h"
 #include "kernels/spmm/spmm_estimate.h"
 #include "kernels/spmm/spmm_operands.h"
 #include "kernels/spmm/spmm_reference.h"
@@ -128,10 +129,21 @@ std::vector<LaunchStep> spmm_launches(const CsrF64& a, const SpmmConfig& c, int3
 }
 
 // Each row's length as int32 bytes: the verifier's reduction lengths.
-HostBytes row_length_bytes(const CsrF64& a) {
+// What the verifier reads besides the reference: every row's length (the reduction length of
+// its elements) and, when C is checked on a sample of rows, those rows.
+std::map<std::string, HostBytes> check_inputs(const CsrF64& a, int32_t k) {
   std::vector<int32_t> lengths(static_cast<size_t>(a.rows));
   for (int32_t r = 0; r < a.rows; ++r) lengths[static_cast<size_t>(r)] = a.row_length(r);
-  return input_buffer("row_lengths", lengths).bytes;
+  std::map<std::string, HostBytes> data{{"row_lengths", input_buffer("row_lengths", lengths).bytes}};
+  const std::vector<int32_t> rows = spmm_checked_rows(a, k);
+  if (!rows.empty()) data["checked_rows"] = input_buffer("checked_rows", rows).bytes;
+  return data;
+}
+
+std::vector<int32_t> int32s_of(std::string_view bytes) {
+  std::vector<int32_t> values(bytes.size() / sizeof(int32_t));
+  std::memcpy(values.data(), bytes.data(), values.size() * sizeof(int32_t));
+  return values;
 }
 
 }  // namespace
@@ -210,7 +222,7 @@ std::vector<LaunchStep> SpmmFamily::launches(const Workload& w, const Problem& p
 }
 
 LaunchPlan SpmmFamily::plan_with(const Workload& w, const Problem& p, const Config& config,
-                                 std::vector<DeviceBuffer> inputs, HostBytes row_lengths) const {
+                                 std::vector<DeviceBuffer> inputs, std::map<std::string, HostBytes> check) const {
   const int32_t k = spmm_k(p);
   const SpmmConfig c = SpmmConfig::from(config, k);
   const CsrF64& a = w.matrix;
@@ -222,7 +234,12 @@ LaunchPlan SpmmFamily::plan_with(const Workload& w, const Problem& p, const Conf
   const size_t elements = static_cast<size_t>(a.rows) * static_cast<size_t>(k);
   plan.buffers.push_back(output_buffer("c", elements, dtype));
   plan.outputs = {{"c", elements, dtype}};
-  plan.check_data["row_lengths"] = std::move(row_lengths);
+  if (auto rows = check.find("checked_rows"); rows != check.end()) {
+    const std::vector<int32_t> checked = int32s_of(rows->second.view());
+    plan.outputs[0].sampled = checked.size() * static_cast<size_t>(k);
+    plan.outputs[0].read_ranges = spmm_row_ranges(checked, k);
+  }
+  plan.check_data = std::move(check);
   // The host's preprocessing, paid again whenever the matrix changes: the rows to zero,
   // heavy_light's classification of the rows, aspt's tiling.
   const auto start = std::chrono::steady_clock::now();
@@ -251,7 +268,7 @@ LaunchPlan SpmmFamily::prepare(const Workload& w, const Problem& p, const Config
   std::vector<DeviceBuffer> inputs;
   for (const std::string& name : shared_input_names(SpmmConfig::from(config, k).schedule))
     inputs.push_back(shared_input(name, w.matrix, k, p.precision.input));
-  return plan_with(w, p, config, std::move(inputs), row_length_bytes(w.matrix));
+  return plan_with(w, p, config, std::move(inputs), check_inputs(w.matrix, k));
 }
 
 LaunchPlan SpmmFamily::prepare_next(const Workload& w, const Problem& p, const Config& config,
@@ -263,14 +280,15 @@ LaunchPlan SpmmFamily::prepare_next(const Workload& w, const Problem& p, const C
     // Shares the bytes and their hash; an input the previous plan lacked is built.
     inputs.push_back(shared && !shared->bytes.empty() ? *shared : shared_input(name, w.matrix, k, p.precision.input));
   }
-  auto lengths = previous.check_data.find("row_lengths");
   return plan_with(w, p, config, std::move(inputs),
-                   lengths == previous.check_data.end() ? row_length_bytes(w.matrix) : lengths->second);
+                   previous.check_data.count("row_lengths") ? previous.check_data : check_inputs(w.matrix, k));
 }
 
 Reference SpmmFamily::reference(const Workload& w, const Problem& p) const {
   const int32_t k = spmm_k(p);
   const CsrF64& a = w.matrix;
+  const std::vector<int32_t> rows = spmm_checked_rows(a, k);
+  if (!rows.empty()) return {{"c", spmm_reference_rows(a, k, rows)}};
   return {{"c", spmm_reference(a, deterministic_input_matrix(static_cast<size_t>(a.cols), static_cast<size_t>(k)), k)}};
 }
 
@@ -278,16 +296,20 @@ Verdict SpmmFamily::verify(const Problem& p, const PlanOutput& output, std::stri
                            const std::vector<double>& expected, const CheckData& data) const {
   const size_t k = static_cast<size_t>(spmm_k(p));
   auto lengths = data.find("row_lengths");
-  if (lengths == data.end() || lengths->second.size() * k != expected.size() * sizeof(int32_t)) {
+  auto rows = data.find("checked_rows");
+  // Element i of the reference (and of `got`) lies in row i / k of C, or of the checked rows.
+  const std::vector<int32_t> checked = rows == data.end() ? std::vector<int32_t>{} : int32s_of(rows->second);
+  const size_t reference_rows = output.sampled > 0 ? checked.size() : output.elements / std::max<size_t>(1, k);
+  if (lengths == data.end() || reference_rows * k != expected.size() ||
+      (output.sampled > 0 && checked.size() * k != output.sampled)) {
     Verdict v;
-    v.message = "the row lengths to check C against are missing";
+    v.message = "the row lengths (or checked rows) to check C against are missing";
     return v;
   }
-  const std::string_view bytes = lengths->second;
-  return check_reduction_output(got, output.dtype, expected, [bytes, k](size_t i) {
-    int32_t length;
-    std::memcpy(&length, bytes.data() + i / k * sizeof length, sizeof length);
-    return static_cast<double>(length);
+  const std::vector<int32_t> length_of_row = int32s_of(lengths->second);
+  return check_reduction_output(got, output.dtype, expected, [&](size_t i) {
+    const size_t row = checked.empty() ? i / k : static_cast<size_t>(checked[i / k]);
+    return row < length_of_row.size() ? static_cast<double>(length_of_row[row]) : 0.0;
   });
 }
 

@@ -36,7 +36,7 @@ class SpmmFamily : public KernelFamily {
 
  private:
   LaunchPlan plan_with(const Workload& w, const Problem& p, const Config& config, std::vector<DeviceBuffer> inputs,
-                       HostBytes row_lengths) const;
+                       std::map<std::string, HostBytes> check) const;
 };
 
 }  // namespace ktune

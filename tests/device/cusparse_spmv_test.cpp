@@ -69,7 +69,7 @@ class CusparseSpmv : public DeviceTest {
     const CsrProblem<T> p = csr_problem<T>(3000, 2500, 5);
     MeasureOptions options;
     options.max_seconds = 0.5;
-    const Measurement m = measurer().measure_vendor(p.plan, spmv_call(p, 3000, 2500, alg), {{"y", p.reference}}, options);
+    const Measurement m = measurer().measure_vendor(p.plan, spmv_call(p, 3000, 2500, alg), Reference{{"y", p.reference}}, options);
     EXPECT_EQ(m.status, MeasureStatus::Ok) << alg << ": " << m.message;
     EXPECT_GT(m.median_us, 0);
     EXPECT_GT(m.count, 0);
@@ -87,7 +87,7 @@ TEST_F(CusparseSpmv, WrongReferenceIsCaught) {
   while (p.reference[row] == 0) ++row;
   p.reference[row] *= 2;
   const Measurement m =
-      measurer().measure_vendor(p.plan, spmv_call(p, 500, 400, "csr_alg1"), {{"y", p.reference}}, MeasureOptions{});
+      measurer().measure_vendor(p.plan, spmv_call(p, 500, 400, "csr_alg1"), Reference{{"y", p.reference}}, MeasureOptions{});
   EXPECT_EQ(m.status, MeasureStatus::VerifyFailed);
   EXPECT_NE(m.message.find("element " + std::to_string(row)), std::string::npos) << m.message;
 }

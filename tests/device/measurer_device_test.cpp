@@ -110,7 +110,7 @@ MeasureOptions quick() {
 class MeasurerDevice : public DeviceTest {
  protected:
   Measurement run(const VectorAdd& v, const MeasureOptions& options = quick()) {
-    return measurer().measure(kernels(), v.plan, {{"c", v.reference}}, options);
+    return measurer().measure(kernels(), v.plan, Reference{{"c", v.reference}}, options);
   }
   void expect_healthy() {
     const Measurement m = run(vector_add("add", 5000, 9));
@@ -197,10 +197,10 @@ TEST_F(MeasurerDevice, AccumulatingKernelsZeroTheirOutputInALaunchOfTheirOwn) {
   plan.outputs = {{"c", 4, Dtype::F32}};
   plan.steps = {launch("accumulate", {n / 256, 1, 1}, {256, 1, 1},
                        {KernelArg::of_buffer("a"), KernelArg::of_buffer("c"), KernelArg::of_scalar(int32_t{n})})};
-  EXPECT_EQ(measurer().measure(kernels(), plan, {{"c", reference}}, quick()).status, MeasureStatus::VerifyFailed);
+  EXPECT_EQ(measurer().measure(kernels(), plan, Reference{{"c", reference}}, quick()).status, MeasureStatus::VerifyFailed);
   plan.steps.insert(plan.steps.begin(),
                     launch("zero", {1, 1, 1}, {32, 1, 1}, {KernelArg::of_buffer("c"), KernelArg::of_scalar(int32_t{4})}));
-  const Measurement m = measurer().measure(kernels(), plan, {{"c", reference}}, quick());
+  const Measurement m = measurer().measure(kernels(), plan, Reference{{"c", reference}}, quick());
   EXPECT_EQ(m.status, MeasureStatus::Ok) << m.message;
 }
 
@@ -218,7 +218,7 @@ TEST_F(MeasurerDevice, TemplateEntriesAndWideScalarsReachTheKernel) {
   plan.steps = {launch("scale<double>", {static_cast<uint32_t>((n + 127) / 128), 1, 1}, {128, 1, 1},
                        {KernelArg::of_scalar(0.1), KernelArg::of_buffer("x"), KernelArg::of_buffer("y"),
                         KernelArg::of_scalar(int64_t{n})})};
-  const Measurement m = measurer().measure(kernels(), plan, {{"y", reference}}, quick());
+  const Measurement m = measurer().measure(kernels(), plan, Reference{{"y", reference}}, quick());
   EXPECT_EQ(m.status, MeasureStatus::Ok) << m.message;
 }
 

@@ -41,7 +41,7 @@ CompiledKernel fake_kernel() {
 const std::vector<double> kSum = {11, 22, 33, 44};
 
 Measurement measure_plan(Measurer& m, const LaunchPlan& plan, const std::vector<double>& reference = kSum) {
-  return m.measure(fake_kernel(), plan, {{"c", reference}}, MeasureOptions{});
+  return m.measure(fake_kernel(), plan, Reference{{"c", reference}}, MeasureOptions{});
 }
 
 // cuSPARSE's SpMV of a 2 x 2 diagonal matrix.
@@ -75,7 +75,7 @@ TEST(Measurer, WithoutGpuMeasurementsFailPromptly) {
   csr.buffers = {input_buffer<int32_t>("row_ptr", {0, 1, 2}), input_buffer<int32_t>("col_idx", {0, 1}),
                  input_buffer<float>("values", {2, 3}), input_buffer<float>("x", {1, 1}), {"y", {}, 8}};
   csr.outputs = {{"y", 2, Dtype::F32}};
-  const Measurement vendor = m.measure_vendor(csr, kSpmv, {{"y", {2, 3}}}, MeasureOptions{});
+  const Measurement vendor = m.measure_vendor(csr, kSpmv, Reference{{"y", {2, 3}}}, MeasureOptions{});
   EXPECT_EQ(vendor.status, MeasureStatus::LaunchError);
   EXPECT_NE(vendor.message.find("no GPU"), std::string::npos) << vendor.message;
   EXPECT_THROW(m.device_copy_bandwidth_gbs(1 << 20), std::runtime_error);
@@ -132,10 +132,10 @@ TEST(Measurer, PlanProblemsAreLaunchErrorsThatNameThem) {
 
   CompiledKernel broken;
   broken.log = "error: expected ';'";
-  const Measurement r = m.measure(broken, vector_add_plan(), {{"c", kSum}}, MeasureOptions{});
+  const Measurement r = m.measure(broken, vector_add_plan(), Reference{{"c", kSum}}, MeasureOptions{});
   EXPECT_EQ(r.status, MeasureStatus::LaunchError);
   EXPECT_NE(r.message.find("expected ';'"), std::string::npos);
-  const Measurement unreferenced = m.measure(fake_kernel(), vector_add_plan(), {{"d", kSum}}, MeasureOptions{});
+  const Measurement unreferenced = m.measure(fake_kernel(), vector_add_plan(), Reference{{"d", kSum}}, MeasureOptions{});
   EXPECT_NE(unreferenced.message.find("no values for output 'c'"), std::string::npos) << unreferenced.message;
 }
 
@@ -143,8 +143,8 @@ TEST(Measurer, ClientMistakesThrowInputError) {
   Measurer m("no-such-directory/ktune-measure-worker");
   MeasureOptions bad;
   bad.max_runs = 0;
-  EXPECT_THROW(m.measure(fake_kernel(), vector_add_plan(), {{"c", kSum}}, bad), InputError);
-  EXPECT_THROW(m.measure_vendor(vector_add_plan(), kSpmv, {{"c", kSum}}, bad), InputError);
+  EXPECT_THROW(m.measure(fake_kernel(), vector_add_plan(), Reference{{"c", kSum}}, bad), InputError);
+  EXPECT_THROW(m.measure_vendor(vector_add_plan(), kSpmv, Reference{{"c", kSum}}, bad), InputError);
   EXPECT_THROW(m.device_copy_bandwidth_gbs(0), InputError);
 }
 

@@ -29,6 +29,15 @@ inline std::string output_bytes(const std::vector<double>& values, Dtype dtype) 
   return out;
 }
 
+// What the worker reads back of a whole output for the verifier: its read ranges one after
+// another, or all of it.
+inline std::vector<double> read_back(const PlanOutput& o, const std::vector<double>& whole) {
+  if (o.read_ranges.empty()) return whole;
+  std::vector<double> got;
+  for (const auto& [first, last] : o.read_ranges) got.insert(got.end(), whole.begin() + first, whole.begin() + last);
+  return got;
+}
+
 inline CheckData check_data_of(const LaunchPlan& plan) {
   CheckData data;
   for (const auto& [name, bytes] : plan.check_data) data[name] = bytes.view();
