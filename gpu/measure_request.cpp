@@ -89,7 +89,7 @@ nlohmann::json MeasureRequest::to_json() const {
   for (const WireOutput& o : outputs)
     wire_outputs.push_back(
         {{"buffer", o.buffer}, {"elements", o.elements}, {"dtype", to_string(o.dtype)}, {"reference_key", o.reference_key},
-         {"read_ranges", o.read_ranges}});
+         {"sampled", o.sampled}, {"read_ranges", o.read_ranges}});
   return {{"kind", kind},
           {"family", family},
           {"problem", {{"params", problem.params}, {"precision", to_string(problem.precision)}}},
@@ -118,7 +118,7 @@ MeasureRequest MeasureRequest::from_json(const nlohmann::json& j) {
   for (const nlohmann::json& o : j.at("outputs"))
     r.outputs.push_back({o.at("buffer").get<std::string>(), o.at("elements").get<size_t>(),
                          dtype_from_string(o.at("dtype").get<std::string>()), o.at("reference_key").get<std::string>(),
-                         o.at("read_ranges").get<std::vector<std::pair<size_t, size_t>>>()});
+                         o.at("sampled").get<size_t>(), o.at("read_ranges").get<std::vector<std::pair<size_t, size_t>>>()});
   r.check_keys = j.at("check_keys").get<std::map<std::string, std::string>>();
   r.options = MeasureOptions::from_json(j.at("options"));
   r.fresh = j.at("fresh").get<bool>();

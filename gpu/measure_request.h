@@ -35,6 +35,7 @@ struct WireOutput {
   size_t elements = 0;
   Dtype dtype = Dtype::F32;
   std::string reference_key;  // host content: the reference as doubles
+  size_t sampled = 0;                                     // PlanOutput::sampled
   std::vector<std::pair<size_t, size_t>> read_ranges{};  // PlanOutput::read_ranges
 };
 

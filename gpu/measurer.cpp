@@ -97,7 +97,7 @@ MeasureRequest request_for(const LaunchPlan& plan, const PreparedReference& refe
   for (const PlanOutput& o : plan.outputs) {
     const std::string& key = reference.key(o.buffer);
     contents[key] = bytes_of(reference.values().at(o.buffer));
-    request.outputs.push_back({o.buffer, o.elements, o.dtype, key, o.read_ranges});
+    request.outputs.push_back({o.buffer, o.elements, o.dtype, key, o.sampled, o.read_ranges});
   }
   for (const auto& [name, bytes] : plan.check_data) {
     const std::string key = content_key_of_id(bytes.content_id(), bytes.size());

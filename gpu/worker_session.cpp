@@ -298,7 +298,7 @@ class Worker {
     Verdict all;
     all.ok = true;
     for (const WireOutput& o : r.outputs) {
-      const PlanOutput output{o.buffer, o.elements, o.dtype, 0, o.read_ranges};
+      const PlanOutput output{o.buffer, o.elements, o.dtype, o.sampled, o.read_ranges};
       const std::string got = read_back(output, table.at(o.buffer));
       const std::vector<double> expected = host_values<double>(o.reference_key);
       const Verdict v = family ? family->verify(r.problem, output, got, expected, data)
@@ -312,20 +312,29 @@ class Worker {
     return all;
   }
 
-  // The output's bytes the verifier reads: all of them, or its read ranges one after another.
+  // The output's bytes the verifier reads: all of them, or its read ranges one after another,
+  // gathered on the device first (thousands of small synchronous copies to the host cost a
+  // fixed overhead each, more than the measurement).
   std::string read_back(const PlanOutput& o, CUdeviceptr address) {
+    const CudaDriver& cu = gpu_->cu;
     const size_t width = dtype_size(o.dtype);
     std::string got(o.read_elements() * width, '\0');
-    const std::vector<std::pair<size_t, size_t>> ranges =
-        o.read_ranges.empty() ? std::vector<std::pair<size_t, size_t>>{{0, o.elements}} : o.read_ranges;
+    if (o.read_ranges.empty()) {
+      cu.check(cu.memcpy_dtoh(got.data(), address, got.size()), "reading an output back");
+      return got;
+    }
+    DeviceMemory gathered(cu, got.size());
     size_t at = 0;
-    for (const auto& [first, last] : ranges) {
+    for (const auto& [first, last] : o.read_ranges) {
       if (last > o.elements || first > last || at + (last - first) * width > got.size())
         throw std::runtime_error("a read range of output '" + o.buffer + "' lies outside it");
-      gpu_->cu.check(gpu_->cu.memcpy_dtoh(got.data() + at, address + first * width, (last - first) * width),
-                     "reading an output back");
+      cu.check(cu.memcpy_dtod_async(gathered.get() + at, address + first * width, (last - first) * width,
+                                    gpu_->stream.get()),
+               "gathering an output's read ranges");
       at += (last - first) * width;
     }
+    cu.check(cu.stream_synchronize(gpu_->stream.get()), "gathering an output's read ranges");
+    cu.check(cu.memcpy_dtoh(got.data(), gathered.get(), got.size()), "reading an output back");
     return got;
   }
 

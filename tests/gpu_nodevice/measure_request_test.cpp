@@ -24,7 +24,7 @@ MeasureRequest sample_request() {
   step.grid_from = GridFromCounter{"count", 0, 128};
   r.steps = {step};
   r.program = {PlanOp::fill("y", 7), PlanOp::loop({PlanOp::run(0), PlanOp::copy("y", "y")}, "count", 50)};
-  r.outputs = {{"y", 200, Dtype::F32, "ref-1600", {{0, 16}, {100, 120}}}};
+  r.outputs = {{"y", 200, Dtype::F32, "ref-1600", 36, {{0, 16}, {100, 120}}}};
   r.check_keys = {{"row_lengths", "len-800"}};
   r.options.hot = true;
   r.options.max_runs = 17;
@@ -67,6 +67,7 @@ TEST(MeasureRequest, JsonRoundTripKeepsEveryField) {
   EXPECT_EQ(out.outputs[0].elements, 200u);
   EXPECT_EQ(out.outputs[0].dtype, Dtype::F32);
   EXPECT_EQ(out.outputs[0].reference_key, "ref-1600");
+  EXPECT_EQ(out.outputs[0].sampled, 36u);
   EXPECT_EQ(out.outputs[0].read_ranges, (std::vector<std::pair<size_t, size_t>>{{0, 16}, {100, 120}}));
   EXPECT_EQ(out.check_keys, in.check_keys);
   EXPECT_TRUE(out.options.hot);
