@@ -1,20 +1,26 @@
-// How well the SAAKE emulator (model/saake) predicts measured SpMV times, with no GPU: every
-// configuration of bench/data/spmv_ground_truth_h200.json (11 workloads x 2 dtypes, every
-// configuration measured on an H200) compiled through NVRTC, emulated on the H200 spec and
-// compared with its measured median. Per workload: Spearman rank correlation over the
+// How well the SAAKE emulator (model/saake) predicts measured kernel times, with no GPU: every
+// configuration a ground truth measured (bench/family_bench's <family>_ground_truth.json; by
+// default bench/data/spmv_ground_truth_h200.json, SpMV on 11 workloads x 2 dtypes on an H200)
+// compiled through NVRTC for its problem, emulated on the measured device's spec and compared
+// with its measured median. Per workload, problem and dtype: Spearman rank correlation over the
 // configurations that ran ("ok"), whether the measured best is in the predicted top 5,
 // geomean |predicted - measured| / measured, and the host time per candidate.
 //
-// usage: emulator_accuracy [--truth FILE] [--matrices DIR] [--only NAME] [--small]
+// usage: emulator_accuracy [--truth FILE] [--family NAME] [--matrices DIR] [--only NAME] [--small]
 //                          [--dtype f32|f64|both] [--samples HEAVIEST,RANDOM] [--clock-ghz GHZ]
 //                          [--calibration FILE] [--json FILE] [--md FILE] [--predictions-out FILE]
 //                          [--explain]
+// e.g. emulator_accuracy --truth OUT/spmm_ground_truth.json --only hammond
+// --family is the kernel family the truth measured (default: the "--family NAME" of the truth's
+// meta command, else spmv); each entry's "problem" (absent in older SpMV truths: the family's
+// defaults) is what its configurations are compiled and emulated for, and a workload is named
+// with it in the tables ("mdual {"k":128}"). --only keeps one workload (matrix) name.
 // --calibration applies a measured resource table and clock (model/calibration) to the spec;
 // --predictions-out writes every prediction (time, occupancy, bottleneck, utilisation) for the
 // search's offline evaluation; --explain adds each launch step's sampled blocks (weight, cycles),
 // time-by-weight fit and makespan to those entries, for finding why a prediction is off.
-// Run from the repository root (the defaults are relative to it); --small skips the five
-// generated matrices of 30-84 M nonzeros.
+// Run from the repository root (the defaults are relative to it); --small skips the generated
+// matrices of bench/bench_workloads.h (up to 84 M nonzeros).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -24,6 +30,7 @@
 #include <iostream>
 #include <map>
 #include <numeric>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "bench_workloads.h"
@@ -31,7 +38,7 @@
 #include "gpu/compile_cache.h"
 #include "gpu/measurement.h"
 #include "gpu/thread_pool.h"
-#include "kernels/spmv/spmv_family.h"
+#include "kernels/kernel_family.h"
 #include "model/calibration/calibration.h"
 #include "model/saake/candidate_emulation.h"
 #include "workload/input_error.h"
@@ -47,6 +54,7 @@ using Clock = std::chrono::steady_clock;
 
 struct Options {
   std::string truth = "bench/data/spmv_ground_truth_h200.json";
+  std::string family;  // empty: the truth's (truth_family)
   std::string matrices = "data/matrices";
   std::string only, json_out, md_out, calibration, predictions_out;
   bool small = false;
@@ -65,6 +73,7 @@ Options parse(int argc, char** argv) {
       return argv[++i];
     };
     if (a == "--truth") o.truth = value();
+    else if (a == "--family") o.family = value();
     else if (a == "--matrices") o.matrices = value();
     else if (a == "--only") o.only = value();
     else if (a == "--json") o.json_out = value();
@@ -97,8 +106,37 @@ GpuSpec measured_device(const json& device) {
   return gpu;
 }
 
-std::optional<Workload> load_workload(const Options& o, const std::string& name) {
-  for (const auto* list : {&bench::large_workloads(), &bench::fresh_workloads()})
+// The family a truth measured: family_bench records "--family NAME" in its command; the SpMV
+// truths of the older spmv_bench record none.
+std::string truth_family(const json& meta) {
+  const std::string command = meta.value("command", std::string());
+  const std::string flag = "--family ";
+  const size_t at = command.find(flag);
+  if (at == std::string::npos) return "spmv";
+  const size_t start = at + flag.size();
+  return command.substr(start, command.find(' ', start) - start);
+}
+
+// A truth's configuration key (ParameterSpace::canonical, "block=256;lanes=8;schedule=subwarp")
+// as a validated configuration of `space`. Parsed rather than looked up in space.enumerate(),
+// which refuses spaces as large as GEMM's.
+Config config_from_key(const ParameterSpace& space, const std::string& key) {
+  json values = json::object();
+  std::istringstream fields(key);
+  for (std::string field; std::getline(fields, field, ';');) {
+    const size_t eq = field.find('=');
+    if (eq == std::string::npos) throw std::runtime_error("configuration " + key + ": no name=value in " + field);
+    const std::string name = field.substr(0, eq), value = field.substr(eq + 1);
+    // canonical() writes an enum's choice bare, numbers and booleans as JSON.
+    values[name] = space.param(name).kind == ParamKind::Enum ? json(value) : json::parse(value);
+  }
+  return space.from_json(values);
+}
+
+std::optional<Workload> load_workload(const Options& o, const KernelFamily& family, const std::string& name) {
+  // A dense family's workload is its problem's shape: family_bench reads no matrix for it.
+  if (family.workload_kind() == WorkloadKind::Dense) return Workload{WorkloadKind::Dense, {}};
+  for (const auto* list : {&bench::large_workloads(), &bench::fresh_workloads(), &bench::medium_workloads()})
     for (const bench::GeneratedWorkload& g : *list)
       if (g.name == name) return o.small ? std::nullopt : std::optional<Workload>(Workload{g.kind, g.make()});
   for (const char* suffix : {".mtx.gz", ".mtx"}) {
@@ -146,64 +184,90 @@ json explain_steps(const CandidatePrediction& p) {
   return steps;
 }
 
+// One truth entry to evaluate: the workload, problem and dtype its configurations ran on.
+struct Case {
+  const json* entry;
+  Problem problem;  // the entry's "problem" and dtype, made canonical for the family
+};
+
+// A result's name in the tables: its workload, with the problem's parameters where the family
+// takes any, so that one matrix's problems (SpMM's k=32 and k=128) stay apart.
+std::string case_name(const json& result) {
+  const std::string workload = result["workload"];
+  return result["problem"].empty() ? workload : workload + " " + result["problem"].dump();
+}
+
 struct Candidate {
   std::string key;
-  Config config;
   double measured_us = 0;
   double uncertainty_us = 0;  // bench::median_uncertainty_us of the measurement
   double predicted_us = 0;
   std::string bottleneck;
   json prediction;  // the --predictions-out entry
   double emulate_ms = 0;  // interpretation + emulation
-  double estimate_ms = 0;  // the plan (host preparation; the family estimate is not needed)
+  double estimate_ms = 0;  // the plan and its weigher (host preparation)
 };
 
-// Compiles every (configuration, dtype) the truth names, on the thread pool.
-std::map<std::pair<std::string, std::string>, std::shared_ptr<const CompiledKernel>> compile_all(
-    const SpmvFamily& family, const std::map<std::string, Config>& configs, const std::vector<std::string>& dtypes,
-    const std::string& arch) {
+struct CompiledConfig {
+  Config config;
+  std::shared_ptr<const CompiledKernel> kernel;
+};
+// Keyed by the problem (parameters and precision: a source differs with them) and the
+// configuration's canonical key.
+using Kernels = std::map<std::pair<std::string, std::string>, CompiledConfig>;
+
+std::string problem_key(const Problem& p) { return p.key() + " " + to_string(p.precision); }
+
+// Compiles every configuration the cases measured ("ok"), once per problem, on the thread pool.
+Kernels compile_all(const KernelFamily& family, const std::vector<Case>& cases, const std::string& arch) {
   static const NvrtcCompiler compiler;
   CompileCache cache(compiler, 1024, nullptr);
   ThreadPool pool;
-  std::map<std::pair<std::string, std::string>, std::future<std::shared_ptr<const CompiledKernel>>> pending;
-  for (const auto& [key, config] : configs) {
-    for (const std::string& d : dtypes) {
-      const KernelSource s = family.source(Problem::of(dtype_from_string(d)), config);
+  Kernels out;
+  std::map<Kernels::key_type, std::future<std::shared_ptr<const CompiledKernel>>> pending;
+  for (const Case& c : cases) {
+    const ParameterSpace space = family.space(c.problem);
+    for (const json& measured : (*c.entry)["configs"]) {
+      if (measured["measurement"]["status"] != "ok") continue;
+      const Kernels::key_type key{problem_key(c.problem), measured["config"].get<std::string>()};
+      if (out.count(key)) continue;
+      const Config config = config_from_key(space, key.second);
+      const KernelSource s = family.source(c.problem, config);
       CompileRequest request{s.code, s.entries, s.options, arch};
-      pending[{key, d}] = pool.submit([&cache, request] { return cache.get(request); });
+      pending[key] = pool.submit([&cache, request] { return cache.get(request); });
+      out[key].config = config;
     }
   }
-  std::map<std::pair<std::string, std::string>, std::shared_ptr<const CompiledKernel>> out;
-  for (auto& [k, f] : pending) out[k] = f.get();
+  for (auto& [key, f] : pending) out[key].kernel = f.get();
   return out;
 }
 
-json evaluate_workload(const json& entry, const Workload& w, const SpmvFamily& family,
-                       const std::map<std::string, Config>& configs,
-                       const std::map<std::pair<std::string, std::string>, std::shared_ptr<const CompiledKernel>>& kernels,
+json evaluate_workload(const Case& c, const Workload& w, const KernelFamily& family, const Kernels& kernels,
                        const GpuSpec& gpu, const Options& o) {
+  const json& entry = *c.entry;
   const std::string dtype_name = entry["dtype"];
-  const Dtype dtype = dtype_from_string(dtype_name);
   CandidateEmulationOptions options;
   options.samples = o.samples;
   std::vector<Candidate> done;
   json failures = json::array();
   std::optional<LaunchPlan> previous;
-  for (const json& c : entry["configs"]) {
-    if (c["measurement"]["status"] != "ok") continue;
+  for (const json& measured : entry["configs"]) {
+    if (measured["measurement"]["status"] != "ok") continue;
     Candidate cand;
-    cand.key = c["config"];
-    cand.config = configs.at(cand.key);
-    cand.measured_us = c["measurement"]["median_us"];
-    cand.uncertainty_us = bench::median_uncertainty_us(c["measurement"].value("iqr_us", 0.0),
-                                                       c["measurement"].value("count", 0.0));
+    cand.key = measured["config"];
+    cand.measured_us = measured["measurement"]["median_us"];
+    cand.uncertainty_us = bench::median_uncertainty_us(measured["measurement"].value("iqr_us", 0.0),
+                                                       measured["measurement"].value("count", 0.0));
+    const CompiledConfig& compiled = kernels.at({problem_key(c.problem), cand.key});
     const auto t0 = Clock::now();
-    LaunchPlan plan = previous ? family.prepare_next(w, Problem::of(dtype), cand.config, *previous) : family.prepare(w, Problem::of(dtype), cand.config);
-    // No family estimate: the emulator weighs SpMV blocks from the plan's CSR buffers.
-    const LaunchWeigher weigher{&family, WorkEstimate{}};
+    LaunchPlan plan = previous ? family.prepare_next(w, c.problem, compiled.config, *previous)
+                               : family.prepare(w, c.problem, compiled.config);
+    // As the tuner weighs blocks: the family's own weights from the plan's buffers where it has
+    // them (SpMV's CSR rows, SpMM's), its estimate only for launches without.
+    const LaunchWeigher weigher = LaunchWeigher::of(family, w, c.problem, compiled.config, plan);
     const auto t1 = Clock::now();
     try {
-      const CandidatePrediction p = emulate_plan(plan, *kernels.at({cand.key, dtype_name}), weigher, gpu, options);
+      const CandidatePrediction p = emulate_plan(plan, *compiled.kernel, weigher, gpu, options);
       cand.predicted_us = p.microseconds;
       cand.bottleneck = std::string(resource_name(p.bottleneck)) + ":" + bound_kind_name(p.bottleneck_kind);
       json utilisation = json::object(), transactions = json::object();
@@ -260,7 +324,8 @@ json evaluate_workload(const json& entry, const Workload& w, const SpmvFamily& f
                     {"bottleneck", c.bottleneck}, {"emulate_ms", c.emulate_ms}, {"estimate_ms", c.estimate_ms}});
     predictions.push_back(c.prediction);
   }
-  return {{"workload", entry["workload"]}, {"dtype", dtype_name}, {"rows", entry["rows"]}, {"nnz", entry["nnz"]},
+  return {{"workload", entry["workload"]}, {"problem", c.problem.params}, {"dtype", dtype_name},
+          {"rows", entry["rows"]}, {"nnz", entry["nnz"]},
           {"configs", done.size()}, {"failed", failures},
           {"spearman", bench::spearman(predicted, measured)},
           {"best_measured", done.empty() ? "" : done[best].key},
@@ -314,7 +379,7 @@ void write_markdown(std::ostream& md, const json& meta, const json& results, con
      << "|---|---|---:|---:|---:|---|---|---|---:|---:|---|---|---:|\n";
   for (const json& r : results) {
     const double best_us = r["best_measured_us"];
-    md << "| " << r["workload"].get<std::string>() << " | " << r["dtype"].get<std::string>() << " | " << r["nnz"] << " | "
+    md << "| " << case_name(r) << " | " << r["dtype"].get<std::string>() << " | " << r["nnz"] << " | "
        << r["configs"] << " | " << fixed(r["spearman"], 2) << " | " << (r["best_in_top5"].get<bool>() ? "yes" : "no")
        << " (" << r["best_rank_in_prediction"] << ") | " << (r["co_best_in_top5"].get<bool>() ? "yes" : "no") << " ("
        << r["co_best_rank_in_prediction"] << "; " << r["co_best"] << ") | " << (r["tie_in_top5"].get<bool>() ? "yes" : "no") << " | "
@@ -372,37 +437,45 @@ int main(int argc, char** argv) try {
     gpu.clock_ghz = o.clock_ghz;
     clock_source = "--clock-ghz";
   }
-  const SpmvFamily family;
-  const ParameterSpace space = family.space({});
-  std::map<std::string, Config> configs;
-  for (const Config& c : space.enumerate()) configs[space.canonical(c)] = c;
+  const std::string family_name = o.family.empty() ? truth_family(truth["meta"]) : o.family;
+  const KernelFamily* family = find_family(family_name);
+  if (!family) throw std::runtime_error("no kernel family '" + family_name + "' (--family NAME)");
+
+  std::vector<Case> cases;
+  for (const json& entry : truth["workloads"]) {
+    const std::string dtype = entry["dtype"];
+    if ((!o.only.empty() && entry["workload"] != o.only) ||
+        std::find(o.dtypes.begin(), o.dtypes.end(), dtype) == o.dtypes.end())
+      continue;
+    // Older SpMV truths carry no "problem": the family's defaults.
+    const json params = entry.value("problem", json());
+    cases.push_back({&entry, make_problem(*family, params, Precision::uniform(dtype_from_string(dtype)))});
+  }
 
   const auto compile_start = Clock::now();
-  const auto kernels = compile_all(family, configs, o.dtypes, gpu.arch);
-  std::cerr << "compiled " << kernels.size() << " kernels in "
+  const Kernels kernels = compile_all(*family, cases, gpu.arch);
+  std::cerr << "compiled " << kernels.size() << " " << family->name() << " kernels in "
             << std::chrono::duration<double>(Clock::now() - compile_start).count() << " s\n";
 
   json results = json::array();
   std::map<std::string, Workload> loaded;
-  for (const json& entry : truth["workloads"]) {
-    const std::string name = entry["workload"];
-    if ((!o.only.empty() && name != o.only) ||
-        std::find(o.dtypes.begin(), o.dtypes.end(), entry["dtype"].get<std::string>()) == o.dtypes.end())
-      continue;
+  for (const Case& c : cases) {
+    const std::string name = (*c.entry)["workload"];
     if (!loaded.count(name)) {
       loaded.clear();  // one large matrix in memory at a time
-      std::optional<Workload> w = load_workload(o, name);
+      std::optional<Workload> w = load_workload(o, *family, name);
       if (!w) continue;
       loaded.emplace(name, std::move(*w));
     }
-    results.push_back(evaluate_workload(entry, loaded.at(name), family, configs, kernels, gpu, o));
+    results.push_back(evaluate_workload(c, loaded.at(name), *family, kernels, gpu, o));
     const json& r = results.back();
-    std::cerr << name << " " << r["dtype"].get<std::string>() << ": spearman " << fixed(r["spearman"], 2) << ", best rank "
+    std::cerr << case_name(r) << " " << r["dtype"].get<std::string>() << ": spearman " << fixed(r["spearman"], 2) << ", best rank "
               << r["best_rank_in_prediction"] << ", geomean err " << fixed(r["geomean_rel_error"], 2) << ", "
               << fixed(r["emulate_ms_mean"], 1) << " ms/candidate\n";
   }
   const json summary = summarise(results);
   const json meta = {{"truth", o.truth},
+                     {"family", family->name()},
                      {"device", truth["meta"]["device"].value("name", std::string("?"))},
                      {"samples", std::to_string(o.samples.heaviest) + " heaviest + " + std::to_string(o.samples.random) + " random (+ " +
                                      std::to_string(o.samples.longest) + " longest by span in row-block launches)"},
@@ -422,8 +495,9 @@ int main(int argc, char** argv) try {
     for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
     json workloads = json::array();
     for (json& r : results)
-      workloads.push_back({{"workload", r["workload"]}, {"dtype", r["dtype"]}, {"configs", std::move(r["predictions"])}});
-    const json out = {{"meta", {{"device", meta["device"]}, {"commit", commit_of()}, {"command", command},
+      workloads.push_back({{"workload", r["workload"]}, {"problem", r["problem"]}, {"dtype", r["dtype"]},
+                           {"configs", std::move(r["predictions"])}});
+    const json out = {{"meta", {{"device", meta["device"]}, {"family", meta["family"]}, {"commit", commit_of()}, {"command", command},
                                 {"clock", {{"ghz", gpu.clock_ghz}, {"source", clock_source}}},
                                 {"timing_source", gpu.timing_source}}},
                       {"workloads", workloads}};
