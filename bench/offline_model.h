@@ -51,15 +51,23 @@ inline void use_predictions(std::vector<GroundTruthCase>& cases, const std::map<
   }
 }
 
+// A case's problem for `family`: its recorded parameters (none: the defaults) and dtype.
+inline Problem case_problem(const KernelFamily& family, const std::string& problem, const std::string& dtype) {
+  return make_problem(family, problem.empty() ? nlohmann::json() : nlohmann::json::parse(problem),
+                      Precision::uniform(dtype_from_string(dtype)));
+}
+
 // The seed of every case: the best of the SAAKE walks from the family's canonical starts over
 // the case's prediction table, or the model's best prediction where there is no table (or
 // no walk could start).
 inline std::map<std::string, OfflineSeed> saake_seeds(const std::vector<GroundTruthCase>& cases,
                                                       const std::map<std::string, PredictionTable>& tables,
-                                                      const KernelFamily& family, const ParameterSpace& space) {
-  const CanonicalMoves moves = family.canonical_moves({});
+                                                      const KernelFamily& family) {
   std::map<std::string, OfflineSeed> seeds;
   for (const GroundTruthCase& truth : cases) {
+    const Problem problem = case_problem(family, truth.problem, truth.dtype);
+    const ParameterSpace space = family.space(problem);
+    const CanonicalMoves moves = family.canonical_moves(problem);
     OfflineSeed seed;
     const auto it = tables.find(truth.label());
     if (it != tables.end() && !moves.starts.empty()) {

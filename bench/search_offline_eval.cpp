@@ -70,19 +70,24 @@ int main(int argc, char** argv) {
     std::cerr << "unknown family " << family_name << "\n";
     return 2;
   }
-  const ParameterSpace space = family->space({});
-  std::vector<GroundTruthCase> cases = load_ground_truth(truth_path, space);
+  const CaseSpace space_of = [family](const std::string& problem, const std::string& dtype) {
+    return family->space(case_problem(*family, problem, dtype));
+  };
+  std::vector<GroundTruthCase> cases = load_ground_truth(truth_path, space_of);
+  std::map<std::string, ParameterSpace> spaces;  // by case label
+  for (const GroundTruthCase& truth : cases) spaces.emplace(truth.label(), space_of(truth.problem, truth.dtype));
   std::map<std::string, PredictionTable> tables;
-  if (predictions_path != "none") tables = load_prediction_tables(predictions_path, space);
+  if (predictions_path != "none") tables = load_prediction_tables(predictions_path, space_of);
   use_predictions(cases, tables, "emulator");
   if (seed_from != "saake" && seed_from != "best") {
     std::cerr << "--seed must be saake or best\n";
     return 2;
   }
   // The walk is deterministic: one seed per case, whatever the random seed.
-  std::map<std::string, OfflineSeed> case_seeds = saake_seeds(cases, tables, *family, space);
+  std::map<std::string, OfflineSeed> case_seeds = saake_seeds(cases, tables, *family);
   if (seed_from == "best") {
     for (const auto& truth : cases) {
+      const ParameterSpace& space = spaces.at(truth.label());
       const Config best = best_predicted(truth, space);
       case_seeds[truth.label()] = {best, space.canonical(best), "best prediction (" + truth.model + ")", "", 0};
     }
@@ -100,19 +105,21 @@ int main(int argc, char** argv) {
   // counts[strategy][case] = measurements to within tolerance, one per seed
   std::map<std::string, std::map<std::string, std::vector<double>>> counts;
   std::ofstream csv(out + "_curves.csv");
-  csv << "strategy,workload,dtype,measurements,median_ratio,p90_ratio\n";
+  csv << "strategy,workload,problem,dtype,measurements,median_ratio,p90_ratio\n";
   for (Strategy s : all_strategies()) {
     for (const auto& truth : cases) {
       std::vector<std::vector<double>> curves;
       for (uint64_t seed = 0; seed < seeds; ++seed) {
-        const EvalRun run = evaluate(s, truth, space, seed, options);
+        const EvalRun run = evaluate(s, truth, spaces.at(truth.label()), seed, options);
         counts[strategy_name(s)][truth.label()].push_back(static_cast<double>(run.to_tolerance));
         curves.push_back(run.best_ratio);
       }
       for (size_t m = 0; m < curves[0].size(); ++m) {
         std::vector<double> at;
         for (const auto& c : curves) at.push_back(c[std::min(m, c.size() - 1)]);
-        csv << strategy_name(s) << "," << truth.workload << "," << truth.dtype << "," << m + 1 << ","
+        std::string problem = truth.problem;  // JSON text, quoted for the CSV
+        for (size_t q = problem.find('"'); q != std::string::npos; q = problem.find('"', q + 2)) problem.insert(q, 1, '"');
+        csv << strategy_name(s) << "," << truth.workload << ",\"" << problem << "\"," << truth.dtype << "," << m + 1 << ","
             << fmt(quantile(at, 0.5), 4) << "," << fmt(quantile(at, 0.9), 4) << "\n";
       }
     }

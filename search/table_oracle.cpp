@@ -30,18 +30,20 @@ size_t differing_parameters(const Config& a, const Config& b) {
 
 }  // namespace
 
-std::map<std::string, PredictionTable> load_prediction_tables(const std::string& path, const ParameterSpace& space) {
+std::map<std::string, PredictionTable> load_prediction_tables(const std::string& path, const CaseSpace& space_of) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot read predictions " + path);
   const nlohmann::json j = nlohmann::json::parse(in);
-  std::set<std::string> valid;
-  for (const auto& c : space.enumerate()) valid.insert(space.canonical(c));
 
   std::map<std::string, PredictionTable> out;
   for (const auto& w : j.at("workloads")) {
     PredictionTable t;
     t.workload = w.at("workload").get<std::string>();
+    t.problem = w.value("problem", nlohmann::json()).empty() ? "" : w["problem"].dump();  // null or {}: none
     t.dtype = w.at("dtype").get<std::string>();
+    const ParameterSpace space = space_of(t.problem, t.dtype);
+    std::set<std::string> valid;
+    for (const auto& c : space.enumerate()) valid.insert(space.canonical(c));
     for (const auto& c : w.at("configs")) {
       const std::string key = c.at("config").get<std::string>();
       const std::string where = path + " " + t.label() + " " + key;

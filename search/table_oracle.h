@@ -24,6 +24,7 @@
 
 #include "kernels/parameter_space.h"
 #include "search/saake_oracle.h"
+#include "search/techniques/offline_eval.h"
 
 namespace ktune {
 
@@ -36,14 +37,15 @@ struct PredictionRow {
 
 struct PredictionTable {
   std::string workload;
+  std::string problem;  // JSON text; empty when the file records none
   std::string dtype;
   std::map<std::string, PredictionRow> rows;  // canonical configuration key -> row
-  std::string label() const { return workload + "/" + dtype; }
+  std::string label() const { return case_label(workload, problem, dtype); }
 };
 
-// Every workload x dtype table of a predictions file, by label ("workload/dtype"). Every
-// config string must be a valid configuration of `space` (throws otherwise).
-std::map<std::string, PredictionTable> load_prediction_tables(const std::string& path, const ParameterSpace& space);
+// Every case's table of a predictions file, by label (case_label). Every config string must be
+// a valid configuration of its case's space (throws otherwise).
+std::map<std::string, PredictionTable> load_prediction_tables(const std::string& path, const CaseSpace& space_of);
 
 class TableOracle : public SaakeOracle {
  public:

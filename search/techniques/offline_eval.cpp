@@ -23,18 +23,24 @@ double lookup(const std::map<std::string, double>& m, const std::string& key, co
 
 }  // namespace
 
-std::vector<GroundTruthCase> load_ground_truth(const std::string& path, const ParameterSpace& space) {
+std::string case_label(const std::string& workload, const std::string& problem, const std::string& dtype) {
+  return workload + (problem.empty() ? "" : " " + problem) + "/" + dtype;
+}
+
+std::vector<GroundTruthCase> load_ground_truth(const std::string& path, const CaseSpace& space_of) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot read ground truth " + path);
   const nlohmann::json j = nlohmann::json::parse(in);
-  std::map<std::string, bool> valid_keys;
-  for (const auto& c : space.enumerate()) valid_keys[space.canonical(c)] = true;
 
   std::vector<GroundTruthCase> out;
   for (const auto& w : j.at("workloads")) {
     GroundTruthCase t;
     t.workload = w.at("workload").get<std::string>();
+    t.problem = w.value("problem", nlohmann::json()).empty() ? "" : w["problem"].dump();  // null or {}: none
     t.dtype = w.at("dtype").get<std::string>();
+    const ParameterSpace space = space_of(t.problem, t.dtype);
+    std::map<std::string, bool> valid_keys;
+    for (const auto& c : space.enumerate()) valid_keys[space.canonical(c)] = true;
     t.best_us = kInf;
     for (const auto& c : w.at("configs")) {
       const std::string key = c.at("config").get<std::string>();

@@ -14,8 +14,21 @@
 
 namespace ktune {
 
+// A case's name in tables and files: "workload/dtype", or "workload PROBLEM/dtype" where the
+// family has problem parameters (PROBLEM: their JSON text, e.g. {"k":128}).
+std::string case_label(const std::string& workload, const std::string& problem, const std::string& dtype);
+
+// The parameter space of one case, from its problem's JSON text ("" when it has none) and dtype:
+// a family's space may depend on its problem (SpMM's K tiles on K).
+using CaseSpace = std::function<ParameterSpace(const std::string& problem, const std::string& dtype)>;
+// One space for every case (a family without problem parameters).
+inline CaseSpace same_space(ParameterSpace space) {
+  return [space = std::move(space)](const std::string&, const std::string&) { return space; };
+}
+
 struct GroundTruthCase {
   std::string workload;
+  std::string problem;  // the problem's JSON text; empty in truths that record none (SpMV's)
   std::string dtype;
   std::map<std::string, double> time_us;       // canonical key -> median; infinity when failed
   std::map<std::string, double> predicted_us;  // canonical key -> the model's prediction
@@ -23,12 +36,13 @@ struct GroundTruthCase {
   // cost model) unless a caller replaces them (e.g. with the emulator's, from a file).
   std::string model = "first cost model";
   double best_us = 0;                          // the exhaustive best
-  std::string label() const { return workload + "/" + dtype; }
+  std::string label() const { return case_label(workload, problem, dtype); }
 };
 
 // Reads bench/data/<family>_ground_truth_*.json; every config string must be a valid
-// configuration of `space` and every valid configuration must be present (throws otherwise).
-std::vector<GroundTruthCase> load_ground_truth(const std::string& path, const ParameterSpace& space);
+// configuration of its case's space and every valid configuration must be present (throws
+// otherwise).
+std::vector<GroundTruthCase> load_ground_truth(const std::string& path, const CaseSpace& space_of);
 
 enum class Strategy { Random, Ensemble, ModelTopKEnsemble, SeedEnsemble };
 const std::vector<Strategy>& all_strategies();

@@ -15,11 +15,11 @@ TEST(OfflineSeed, EmulatorCasesAreSeededByTheWalkTheOthersFallBack) {
   const KernelFamily& family = *find_family("spmv");
   const ParameterSpace space = family.space({});
   const std::string data = std::string(KTUNE_SOURCE_DIR) + "/bench/data/";
-  std::vector<GroundTruthCase> cases = load_ground_truth(data + "spmv_ground_truth_h200.json", space);
+  std::vector<GroundTruthCase> cases = load_ground_truth(data + "spmv_ground_truth_h200.json", same_space(space));
   const std::vector<GroundTruthCase> first_model = cases;
-  const auto tables = load_prediction_tables(data + "spmv_predictions_h200.json", space);
+  const auto tables = load_prediction_tables(data + "spmv_predictions_h200.json", same_space(space));
   use_predictions(cases, tables, "emulator");
-  const auto seeds = saake_seeds(cases, tables, family, space);
+  const auto seeds = saake_seeds(cases, tables, family);
 
   size_t walked = 0;
   for (size_t i = 0; i < cases.size(); ++i) {

@@ -63,7 +63,7 @@ std::string write_predictions(const ParameterSpace& space, const std::string& na
 
 TEST(TableOracle, EvaluateReturnsTheRecordedValues) {
   const ParameterSpace space = x_space();
-  const auto tables = load_prediction_tables(write_predictions(space, "table_oracle_values.json"), space);
+  const auto tables = load_prediction_tables(write_predictions(space, "table_oracle_values.json"), same_space(space));
   ASSERT_EQ(tables.count("tiny/f32"), 1u);
   TableOracle oracle(space, tables.at("tiny/f32"));
   for (const Row& r : kRows) {
@@ -84,7 +84,7 @@ TEST(TableOracle, EvaluateReturnsTheRecordedValues) {
 
 TEST(TableOracle, TheBottleneckAtALowerOccupancyIsTheNeighboursRecordedThere) {
   const ParameterSpace space = x_space();
-  const auto tables = load_prediction_tables(write_predictions(space, "table_oracle_at.json"), space);
+  const auto tables = load_prediction_tables(write_predictions(space, "table_oracle_at.json"), same_space(space));
   TableOracle oracle(space, tables.at("tiny/f32"));
   const WalkBottleneck latency{"dram", WalkBottleneckKind::Latency};
   const WalkBottleneck throughput{"dram", WalkBottleneckKind::Throughput};
@@ -98,7 +98,7 @@ TEST(TableOracle, TheBottleneckAtALowerOccupancyIsTheNeighboursRecordedThere) {
 
 TEST(TableOracle, LowerOccupanciesAreTheDistinctRecordedOnesBelowItsOwnLargestFirst) {
   const ParameterSpace space = x_space();
-  const auto tables = load_prediction_tables(write_predictions(space, "table_oracle_levels.json"), space);
+  const auto tables = load_prediction_tables(write_predictions(space, "table_oracle_levels.json"), same_space(space));
   TableOracle oracle(space, tables.at("tiny/f32"));
   EXPECT_EQ(oracle.lower_occupancies(at(1)), (std::vector<double>{0.5, 0.25}));  // 0.5 recorded twice
   EXPECT_EQ(oracle.lower_occupancies(at(4)), (std::vector<double>{0.25}));
@@ -109,7 +109,7 @@ TEST(TableOracle, LowerOccupanciesAreTheDistinctRecordedOnesBelowItsOwnLargestFi
 // evaluate answers nothing, as at the edge of the space; what needs its row is a clear error.
 TEST(TableOracle, AConfigurationWithoutARowIsNotEvaluated) {
   const ParameterSpace space = x_space();
-  PredictionTable table = load_prediction_tables(write_predictions(space, "table_oracle_missing.json"), space).at("tiny/f32");
+  PredictionTable table = load_prediction_tables(write_predictions(space, "table_oracle_missing.json"), same_space(space)).at("tiny/f32");
   table.rows.erase(space.canonical(at(8)));
   TableOracle oracle(space, table);
   EXPECT_FALSE(oracle.evaluate(at(8)).has_value());
@@ -127,13 +127,13 @@ TEST(TableOracle, AConfigurationWithoutARowIsNotEvaluated) {
 TEST(TableOracle, LoadingRejectsConfigurationsOutsideTheSpace) {
   ParameterSpace small;
   small.params = {Parameter::power_of_two("x", 1, 4)};  // x=8 is not a configuration of it
-  EXPECT_THROW(load_prediction_tables(write_predictions(x_space(), "table_oracle_outside.json"), small),
+  EXPECT_THROW(load_prediction_tables(write_predictions(x_space(), "table_oracle_outside.json"), same_space(small)),
                std::runtime_error);
 }
 
 TEST(TableOracle, TheWalkEndsAtTheTablesBest) {
   const ParameterSpace space = x_space();
-  const auto tables = load_prediction_tables(write_predictions(space, "table_oracle_walk.json"), space);
+  const auto tables = load_prediction_tables(write_predictions(space, "table_oracle_walk.json"), same_space(space));
   TableOracle oracle(space, tables.at("tiny/f32"));
   const std::vector<SaakeWalk> walks = saake_search(oracle, CanonicalMoves{{at(1)}, {doubling()}});
   ASSERT_EQ(walks.size(), 1u);

@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "kernels/kernel_family.h"
@@ -20,7 +22,7 @@ class OfflineEval : public ::testing::Test {
   static void SetUpTestSuite() {
     space_ = new ParameterSpace(find_family("spmv")->space({}));
     cases_ = new std::vector<GroundTruthCase>(
-        load_ground_truth(std::string(KTUNE_SOURCE_DIR) + "/bench/data/spmv_ground_truth_h200.json", *space_));
+        load_ground_truth(std::string(KTUNE_SOURCE_DIR) + "/bench/data/spmv_ground_truth_h200.json", same_space(*space_)));
   }
   static void TearDownTestSuite() {
     delete cases_;
@@ -112,6 +114,43 @@ TEST_F(OfflineEval, AfterTheSeedComeTheModelsTopK) {
     EXPECT_EQ(run.sequence[1 + i], expected[i]) << i;
     EXPECT_EQ(run.proposers[1 + i], "model_top_k") << i;
   }
+}
+
+}  // namespace
+}  // namespace ktune
+
+namespace ktune {
+namespace {
+
+// A family with problem parameters: each case is read against its own problem's space and named
+// by it, so one matrix at two K is two cases.
+TEST(OfflineEvalProblems, EachCaseIsReadAgainstItsProblemsSpace) {
+  auto space_up_to = [](int64_t hi) {
+    ParameterSpace s;
+    s.params = {Parameter::power_of_two("x", 1, hi)};
+    return s;
+  };
+  nlohmann::json workloads = nlohmann::json::array();
+  for (int64_t hi : {2, 4}) {
+    nlohmann::json configs = nlohmann::json::array();
+    for (int64_t x = 1; x <= hi; x *= 2)
+      configs.push_back({{"config", "x=" + std::to_string(x)},
+                         {"predicted_us", 1.0},
+                         {"measurement", {{"status", "ok"}, {"median_us", 10.0 / static_cast<double>(x)}}}});
+    workloads.push_back({{"workload", "m"}, {"problem", {{"k", hi}}}, {"dtype", "f32"}, {"configs", configs}});
+  }
+  const std::string path = ::testing::TempDir() + "offline_eval_problems.json";
+  std::ofstream(path) << nlohmann::json{{"workloads", workloads}}.dump();
+  const std::vector<GroundTruthCase> cases = load_ground_truth(path, [&](const std::string& problem, const std::string&) {
+    return space_up_to(nlohmann::json::parse(problem).at("k").get<int64_t>());
+  });
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0].label(), "m {\"k\":2}/f32");
+  EXPECT_EQ(cases[1].label(), "m {\"k\":4}/f32");
+  EXPECT_EQ(cases[1].time_us.size(), 3u);
+  EXPECT_DOUBLE_EQ(cases[1].best_us, 2.5);
+  // Against one space for both, the first case lacks configurations and is refused.
+  EXPECT_THROW(load_ground_truth(path, same_space(space_up_to(4))), std::runtime_error);
 }
 
 }  // namespace
