@@ -59,8 +59,9 @@ DeviceBuffer gemm_operand_buffer(const std::string& name, GemmOperand operand, d
   }
   DeviceBuffer b;
   b.name = name;
-  b.bytes = HostBytes::generated(std::move(bytes), "gemm_operand/" + std::to_string(static_cast<uint32_t>(operand)) + "/" + std::string(
-                                                       to_string(dtype)) + "/" + std::to_string(count));
+  const std::string recipe = "gemm_operand/" + std::to_string(static_cast<uint32_t>(operand)) + "/" +
+                             to_string(dtype) + "/" + std::to_string(count);
+  b.bytes = HostBytes::generated(std::move(bytes), recipe);
   b.size = b.bytes.size();
   return b;
 }
