@@ -10,15 +10,17 @@ namespace {
 
 const std::vector<std::string> kDecompositions = {"data_parallel", "split_k", "stream_k", "hybrid"};
 
-// Static shared memory a CTA may declare.
+// Static shared memory a CTA may declare (the SIMT kernel), and the dynamic shared memory an
+// sm_90 CTA may opt into (the tensor kernel's ring of slices).
 constexpr int64_t kStaticSharedBytes = 48 * 1024;
+constexpr int64_t kDynamicSharedBytes = 232448;
 // Past this many data registers (GemmConfig::data_registers) a thread spills on sm_90 with the
-// addresses and fragments beside them: found by compiling samples of the space
-// (tests/kernels/gemm_compile_test.cpp). The tensor kernel's operands arrive in vectors, one
-// address and predicate for up to eight elements: 150 sampled bf16 configurations of 4096^3 at
-// this bound, 55 of them with 32 or more accumulators a thread, compiled without a spill.
+// addresses beside them: found by compiling samples of the space
+// (tests/kernels/gemm_compile_test.cpp). The SIMT kernel prefetches its next slice into
+// registers; the tensor kernel's slices go to shared memory by cp.async, so it holds only its
+// accumulators and one k-step's fragments, and one CTA an SM leaves it 255 registers.
 constexpr int64_t kMaxSimtDataRegisters = 96;
-constexpr int64_t kMaxTensorDataRegisters = 96;
+constexpr int64_t kMaxTensorDataRegisters = 160;
 // The partial tiles' workspace a configuration may ask for.
 constexpr double kMaxWorkspaceBytes = 1024.0 * 1024 * 1024;
 
@@ -49,18 +51,21 @@ int64_t GemmConfig::threads() const {
   return kernel == GemmKernel::Tensor ? units * 32 : units;
 }
 
-int64_t GemmConfig::shared_bytes(const Precision& p) const {
+int64_t GemmConfig::shared_bytes(const GemmShape& s, const Precision& p) const {
   const int64_t in = static_cast<int64_t>(dtype_size(p.input));
   if (kernel == GemmKernel::Simt) return stages * bk * (bm + 1 + bn + 1) * in;
-  const int64_t slices = stages * (bm + bn) * (bk + 8) * in;
-  return std::max(slices, bm * (bn + 4) * 4);
+  // Each operand's slice as it lies in memory, rows padded by 8 elements (gemm_tensor.cu).
+  const int64_t a_slice = s.a_transposed ? bk * (bm + 8) : bm * (bk + 8);
+  const int64_t b_slice = s.b_transposed ? bn * (bk + 8) : bk * (bn + 8);
+  return stages * (a_slice + b_slice) * in;
 }
 
 int64_t GemmConfig::accumulators_per_thread() const { return bm * bn / threads(); }
 
 int64_t GemmConfig::data_registers(const Precision& p) const {
+  // A warp's A fragments of one k-step (four registers per 16 rows) and a pair of B's.
+  if (kernel == GemmKernel::Tensor) return accumulators_per_thread() + tm / 16 * 4 + 4;
   const int64_t loads = (bm + bn) * bk / threads();
-  if (kernel == GemmKernel::Tensor) return 2 * accumulators_per_thread() + loads;
   const int64_t acc_words = static_cast<int64_t>(dtype_size(p.accumulate)) / 4;
   const int64_t in_words = static_cast<int64_t>(dtype_size(p.input)) / 4;
   // A prefetched element holds its value and, until it is stored, its bounds check and address.
@@ -73,13 +78,15 @@ ParameterSpace gemm_space(const GemmShape& shape, const Precision& p) {
   ParameterSpace s;
   s.params = {
       Parameter::enumeration("decomposition", kDecompositions),
-      Parameter::power_of_two("bm", tensor ? 32 : 16, 128),
-      Parameter::power_of_two("bn", tensor ? 32 : 16, 128),
+      Parameter::power_of_two("bm", tensor ? 32 : 16, tensor ? 256 : 128),
+      Parameter::power_of_two("bn", tensor ? 32 : 16, tensor ? 256 : 128),
       Parameter::power_of_two("bk", tensor ? 16 : 8, tensor ? 64 : 32),
       // Simt: the thread's micro-tile; tensor: the warp's tile (m16n8k16 fragments, B by pairs).
       Parameter::power_of_two("tm", tensor ? 16 : 1, tensor ? 64 : 8),
       Parameter::power_of_two("tn", tensor ? 16 : 1, tensor ? 64 : 8),
-      Parameter::int_range("stages", 1, 2),
+      // Simt: 1 loads then computes, 2 prefetches the next slice into registers; tensor: the
+      // depth of the cp.async ring (slices in flight + the one computed).
+      Parameter::int_range("stages", tensor ? 2 : 1, tensor ? 5 : 2),
       Parameter::power_of_two("split", 1, 16),
       Parameter::int_range("sk_grid", 4, 4 * kGemmSms, 4),
       Parameter::power_of_two("raster", 1, 8),
@@ -99,8 +106,10 @@ ParameterSpace gemm_space(const GemmShape& shape, const Precision& p) {
        [config, p, tensor](const Config& c) {
          return config(c).data_registers(p) <= (tensor ? kMaxTensorDataRegisters : kMaxSimtDataRegisters);
        }},
-      {"the slices fit in 48 KiB of shared memory",
-       [config, p](const Config& c) { return config(c).shared_bytes(p) <= kStaticSharedBytes; }},
+      {"the slices fit in shared memory (48 KiB static for simt, 227 KiB dynamic for tensor)",
+       [config, p, shape, tensor](const Config& c) {
+         return config(c).shared_bytes(shape, p) <= (tensor ? kDynamicSharedBytes : kStaticSharedBytes);
+       }},
       {"split only counts for split_k, sk_grid only for stream_k and hybrid",
        [](const Config& c) {
          const auto d = static_cast<GemmDecomposition>(c.at("decomposition"));

@@ -1,5 +1,5 @@
 #pragma once
-// One GEMM configuration: the kernel (SIMT FMA for f32/f64, tensor-core mma through WMMA for
+// One GEMM configuration: the kernel (SIMT FMA for f32/f64, tensor-core mma.sync for
 // bf16/f16), its block tile, its thread or warp tile and pipeline depth, and the decomposition
 // of the MAC-loop iterations over CTAs (gemm_schedule.h): data-parallel, fixed split-K,
 // Stream-K, or the two-tile Stream-K + data-parallel hybrid, with the Stream-K grid size.
@@ -23,18 +23,17 @@ struct GemmConfig {
   GemmDecomposition decomposition = GemmDecomposition::DataParallel;
   int64_t bm = 64, bn = 64, bk = 16;
   int64_t tm = 4, tn = 4;  // Simt: a thread's micro-tile; Tensor: a warp's tile (multiples of 16)
-  int64_t stages = 2;      // 1: load then compute; 2: the next k-slice loaded during this one
+  int64_t stages = 2;      // Simt: 1 load then compute, 2 prefetch; Tensor: slices in the cp.async ring
   int64_t split = 1;       // split-K factor
   int64_t sk_grid = kGemmSms;  // Stream-K CTAs
   int64_t raster = 1;          // tile-rows a rasterisation group (1: row-major tile order)
 
   static GemmConfig from(const Config& c, const Precision& p);
   int64_t threads() const;
-  int64_t shared_bytes(const Precision& p) const;
+  int64_t shared_bytes(const GemmShape& s, const Precision& p) const;
   int64_t accumulators_per_thread() const;  // elements of C a thread holds
-  // 32-bit registers a thread holds its accumulators and its prefetched slice elements in
-  // (the tensor kernel holds its accumulators twice, as fragments and for the epilogue, and a
-  // 16-bit element a register), roughly: what spills first.
+  // 32-bit registers a thread holds its accumulators and its prefetched slice elements (simt)
+  // or one k-step's fragments (tensor) in, roughly: what spills first.
   int64_t data_registers(const Precision& p) const;
 };
 

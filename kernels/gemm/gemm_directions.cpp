@@ -1,7 +1,7 @@
 // GEMM's canonical directions for the model-driven walk (digest-000 §2.9): factor-2 steps of
 // the block tile (coarsening: more of C a CTA), of the thread or warp tile (coarsening a
-// thread), of the k-slice (unrolling) and of the Stream-K grid. The decomposition is a discrete
-// choice the walk does not cross; each starts at a middle-sized tile, Stream-K and the hybrid at
+// thread), of the k-slice (unrolling) and of the Stream-K grid, and one more pipeline stage.
+// The decomposition is a discrete choice the walk does not cross; each starts at a middle-sized tile, Stream-K and the hybrid at
 // the grid-size model's favourite grid (gemm_estimate.h); the walk may group the tile order.
 #include <functional>
 #include <memory>
@@ -16,6 +16,15 @@ namespace {
 
 using Step = std::function<std::optional<Config>(const Config&)>;
 
+Step step_by(std::shared_ptr<const ParameterSpace> space, const char* parameter, int64_t add) {
+  return [space, parameter, add](const Config& from) -> std::optional<Config> {
+    Config c = from;
+    c.at(parameter) += add;
+    if (!space->valid(c)) return std::nullopt;
+    return c;
+  };
+}
+
 Step scale(std::shared_ptr<const ParameterSpace> space, const char* parameter, bool grow) {
   return [space, parameter, grow](const Config& from) -> std::optional<Config> {
     Config c = from;
@@ -28,13 +37,15 @@ Step scale(std::shared_ptr<const ParameterSpace> space, const char* parameter, b
 
 Config start(GemmDecomposition d, const GemmShape& s, const Precision& p) {
   const bool tensor = gemm_kernel_for(p) == GemmKernel::Tensor;
+  // Tensor: four warps of 64 x 64 on a 128 x 128 tile, three slices in flight (CUTLASS's
+  // sm_80 default); a 64-deep ring step costs shared memory the walk may trade back.
   Config c = {{"decomposition", static_cast<int64_t>(d)},
-              {"bm", 64},
-              {"bn", 64},
+              {"bm", tensor ? 128 : 64},
+              {"bn", tensor ? 128 : 64},
               {"bk", tensor ? 32 : 16},
-              {"tm", tensor ? 32 : 4},
-              {"tn", tensor ? 32 : 4},
-              {"stages", 2},
+              {"tm", tensor ? 64 : 4},
+              {"tn", tensor ? 64 : 4},
+              {"stages", tensor ? 3 : 2},
               {"split", d == GemmDecomposition::SplitK ? 4 : 1},
               {"sk_grid", kGemmSms},
               {"raster", 1}};
@@ -59,6 +70,7 @@ CanonicalMoves GemmFamily::canonical_moves(const Problem& p) const {
                       {"tm", "coarsen", scale(space, "tm", true)},
                       {"tn", "reshape", scale(space, "tn", true)},
                       {"bk", "unroll", scale(space, "bk", true)},
+                      {"stages", "unroll", step_by(space, "stages", 1)},
                       {"sk_grid", "coarsen", scale(space, "sk_grid", true)},
                       {"raster", "reshape", scale(space, "raster", true)}};
   return moves;

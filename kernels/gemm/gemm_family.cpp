@@ -29,12 +29,14 @@ const char* c_type(Dtype d) {
 
 const char* entry_of(const GemmConfig& c) { return c.kernel == GemmKernel::Tensor ? "gemm_tensor" : "gemm_simt"; }
 
-LaunchStep gemm_launch(const GemmShape& s, const GemmConfig& c) {
+LaunchStep gemm_launch(const GemmShape& s, const GemmConfig& c, const Precision& p) {
   const GemmSchedule g = GemmSchedule::of(s, c);
   LaunchStep step;
   step.entry = entry_of(c);
   step.grid.x = static_cast<uint32_t>(g.grid);
   step.block.x = static_cast<uint32_t>(c.threads());
+  // The tensor kernel's ring of slices is dynamic shared memory (more than 48 KiB opts in).
+  if (c.kernel == GemmKernel::Tensor) step.shared_bytes = static_cast<uint32_t>(c.shared_bytes(s, p));
   for (int64_t v : {s.m, s.n, s.k, s.batch, g.tiles_m, g.tiles_n, g.ipt, g.sk_tiles, g.sk_ctas, g.sk_share, g.sk_extra,
                     g.split, g.grid})
     step.args.push_back(KernelArg::of_scalar(static_cast<int32_t>(v)));
@@ -47,8 +49,8 @@ LaunchStep gemm_launch(const GemmShape& s, const GemmConfig& c) {
 std::string GemmFamily::description() const {
   return "Dense C = A·B (batched), operands generated from their indices and stored row-major, "
          "A and B each as is or transposed (problem.layout: nn, nt, tn, tt). A BM x BN tile per "
-         "CTA through shared memory: SIMT FMA micro-tiles for f32 and f64, 16x16x16 tensor-core "
-         "fragments for bf16 and f16 inputs (f32 accumulate and output). The MAC-loop iterations "
+         "CTA through shared memory: SIMT FMA micro-tiles for f32 and f64, m16n8k16 mma.sync fed by "
+         "ldmatrix from a ring of cp.async stages for bf16 and f16 inputs (f32 accumulate and output). The MAC-loop iterations "
          "are decomposed data-parallel, fixed split-K, Stream-K (sk_grid CTAs, partial tiles fixed "
          "up through a workspace) or two-tile Stream-K + data-parallel (hybrid), tiles taken in "
          "groups of raster tile-rows. Checked on a sample of C against double precision";
@@ -101,12 +103,14 @@ KernelSource GemmFamily::source(const Problem& p, const Config& config) const {
                  "-DKT_VECTOR_BYTES=" + std::to_string(c.kernel == GemmKernel::Tensor ? 16 : dtype_size(p.precision.input)),
                  std::string("-DKT_A_T=") + (s.a_transposed ? "1" : "0"),
                  std::string("-DKT_B_T=") + (s.b_transposed ? "1" : "0"),
-                 std::string("-DKT_MMA_BF16=") + (p.precision.input == Dtype::BF16 ? "1" : "0")};
+                 std::string("-DKT_MMA_BF16=") + (p.precision.input == Dtype::BF16 ? "1" : "0"),
+                 // 16-byte copies need each operand's rows to start 16-byte aligned.
+                 std::string("-DKT_ALIGNED=") + (s.rows_aligned(8) ? "1" : "0")};
   return src;
 }
 
 std::vector<LaunchStep> GemmFamily::launches(const Workload&, const Problem& p, const Config& config) const {
-  return {gemm_launch(GemmShape::of(p), GemmConfig::from(config, p.precision))};
+  return {gemm_launch(GemmShape::of(p), GemmConfig::from(config, p.precision), p.precision)};
 }
 
 LaunchPlan GemmFamily::plan_with(const Problem& p, const Config& config, DeviceBuffer a, DeviceBuffer b,
@@ -128,7 +132,7 @@ LaunchPlan GemmFamily::plan_with(const Problem& p, const Config& config, DeviceB
   const size_t sampled = samples.at("sample_index").size() / sizeof(int64_t);
   plan.outputs = {{"c", elements, p.precision.output, sampled}};
   plan.check_data = std::move(samples);
-  plan.steps = {gemm_launch(s, c)};
+  plan.steps = {gemm_launch(s, c, p.precision)};
   return plan;
 }
 

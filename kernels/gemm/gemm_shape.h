@@ -35,6 +35,11 @@ struct GemmShape {
   double a_elements() const { return static_cast<double>(batch) * m * k; }
   double b_elements() const { return static_cast<double>(batch) * k * n; }
   double c_elements() const { return static_cast<double>(batch) * m * n; }
+  // Whether every row of A and B as stored (and so every batch) starts at a multiple of
+  // `elements` elements: their contiguous extents are multiples of it.
+  bool rows_aligned(int64_t elements) const {
+    return (a_transposed ? m : k) % elements == 0 && (b_transposed ? k : n) % elements == 0;
+  }
 };
 
 // Bytes of A and B in the input type and C in the output type.

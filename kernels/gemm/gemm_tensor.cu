@@ -1,35 +1,71 @@
 // Tensor-core GEMM for bf16 and f16 inputs (raw 16-bit words, KT_IN = unsigned short: NVRTC
 // finds no cuda_bf16.h) with f32 accumulation: a BM x BN tile per CTA, a TM x TN tile per warp
-// of m16n8k16 mma.sync, fed by ldmatrix. Slices of k are staged through shared memory
-// k-contiguous for both operands whatever their layout in memory (the transpose happens on the
-// store from registers), rows padded by 8 elements: ldmatrix's eight 16-byte rows then fall
-// in distinct banks. KT_STAGES 2 loads the next slice into registers during this one. The
-// accumulators leave through shared memory so that the epilogue (gemm_common.cuh) sees one
-// element per thread and slot. Extra parameters (-D): KT_TM, KT_TN, KT_STAGES, KT_MMA_BF16.
+// of m16n8k16 mma.sync fed by ldmatrix. k-slices stream through a KT_STAGES-deep ring of
+// shared-memory buffers filled by cp.async, so that the loads of slices ahead overlap this
+// slice's mma. Each operand's slice keeps its layout in memory (copied in 16-byte chunks as it
+// lies); ldmatrix.trans turns an M- or N-contiguous slice into the fragment mma wants. Rows are
+// padded by 8 elements: ldmatrix's eight 16-byte rows then fall in distinct banks.
+// Shapes whose contiguous extents are not multiples of 8 (KT_ALIGNED 0) cannot use 16-byte
+// copies: their slices are copied element by element, zero outside, synchronously.
+// Extra parameters (-D): KT_TM, KT_TN, KT_STAGES, KT_MMA_BF16, KT_ALIGNED.
 #define KT_WARPS_N (KT_BN / KT_TN)
-#define KT_ROW (KT_BK + 8)
-#define KT_C_COLS (KT_BN + 4)
-#define KT_PER_THREAD (KT_BM * KT_BN / KT_THREADS)
-#define KT_SLICES_BYTES (KT_STAGES * (KT_BM + KT_BN) * KT_ROW * 2)
-#define KT_C_BYTES (KT_BM * KT_C_COLS * 4)
-#define KT_SMEM_BYTES (KT_SLICES_BYTES > KT_C_BYTES ? KT_SLICES_BYTES : KT_C_BYTES)
 #define KT_MT (KT_TM / 16)
 #define KT_NT (KT_TN / 8)
+#define KT_PER_THREAD (KT_MT * KT_NT * 4)
+// A's slice as [BK][BM + 8] when stored transposed (m contiguous), else [BM][BK + 8]; B's as
+// [BN][BK + 8] when transposed (k contiguous), else [BK][BN + 8].
+#define KT_A_ROWS (KT_A_T ? KT_BK : KT_BM)
+#define KT_A_COLS (KT_A_T ? KT_BM : KT_BK)
+#define KT_B_ROWS (KT_B_T ? KT_BN : KT_BK)
+#define KT_B_COLS (KT_B_T ? KT_BK : KT_BN)
+#define KT_A_LD (KT_A_COLS + 8)
+#define KT_B_LD (KT_B_COLS + 8)
+#define KT_A_STAGE (KT_A_ROWS * KT_A_LD)
+#define KT_B_STAGE (KT_B_ROWS * KT_B_LD)
 
-// A as [BM][BK + 8], B as [BN][BK + 8]: k-contiguous rows, what ldmatrix reads.
-__device__ __forceinline__ void kt_stage(KT_IN* sa, KT_IN* sb, const KT_IN (&ra)[KT_A_LOADS],
-                                         const KT_IN (&rb)[KT_B_LOADS]) {
-  int r, kk, c;
+__device__ __forceinline__ void kt_cp_async16(KT_IN* dst, const KT_IN* src, bool valid) {
+  const unsigned address = (unsigned)__cvta_generic_to_shared(dst);
+  // A chunk outside the operand copies no bytes and fills its 16 with zeros.
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(address), "l"(src), "r"(valid ? 16 : 0));
+}
+__device__ __forceinline__ void kt_cp_async_commit() { asm volatile("cp.async.commit_group;"); }
+template <int N>
+__device__ __forceinline__ void kt_cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(N));
+}
+
+// Copies rows x cols (cols a multiple of 8) of an operand stored with leading dimension `ld`,
+// starting at (r0, c0) and valid inside rows x cols_total, into `dst` with leading dimension
+// cols + 8: 16-byte chunks, neighbouring threads on neighbouring chunks of a row.
+template <int ROWS, int COLS>
+__device__ __forceinline__ void kt_copy_slice(KT_IN* dst, const KT_IN* src, int ld, int r0, int c0, int rows_total,
+                                              int cols_total) {
+  constexpr int kChunksPerRow = COLS / 8, kChunks = ROWS * kChunksPerRow;
 #pragma unroll
-  for (int i = 0; i < KT_A_LOADS; ++i) {
-    kt_a_element(KT_A_E(i), r, kk);
-    sa[r * KT_ROW + kk] = ra[i];
-  }
+  for (int i = 0; i < (kChunks + KT_THREADS - 1) / KT_THREADS; ++i) {
+    const int chunk = i * KT_THREADS + threadIdx.x;
+    if (kChunks % KT_THREADS != 0 && chunk >= kChunks) break;
+    const int r = chunk / kChunksPerRow, c = chunk % kChunksPerRow * 8;
+    const int row = r0 + r, col = c0 + c;
+    KT_IN* to = dst + r * (COLS + 8) + c;
+#if KT_ALIGNED
+    const bool valid = row < rows_total && col < cols_total;
+    kt_cp_async16(to, valid ? src + (long long)row * ld + col : src, valid);
+#else
 #pragma unroll
-  for (int i = 0; i < KT_B_LOADS; ++i) {
-    kt_b_element(KT_B_E(i), kk, c);
-    sb[c * KT_ROW + kk] = rb[i];
+    for (int j = 0; j < 8; ++j)
+      to[j] = row < rows_total && col + j < cols_total ? src[(long long)row * ld + col + j] : (KT_IN)0;
+#endif
   }
+}
+
+// The slice at k0 of the tile at (row0, col0) into one stage of the ring.
+__device__ __forceinline__ void kt_load_stage(KT_IN* sa, KT_IN* sb, const KT_IN* a, const KT_IN* b,
+                                              const KtSchedule& s, int row0, int col0, int k0) {
+  if (KT_A_T) kt_copy_slice<KT_BK, KT_BM>(sa, a, s.m, k0, row0, s.k, s.m);
+  else kt_copy_slice<KT_BM, KT_BK>(sa, a, s.k, row0, k0, s.m, s.k);
+  if (KT_B_T) kt_copy_slice<KT_BN, KT_BK>(sb, b, s.k, col0, k0, s.n, s.k);
+  else kt_copy_slice<KT_BK, KT_BN>(sb, b, s.n, k0, col0, s.k, s.n);
 }
 
 __device__ __forceinline__ void kt_ldmatrix_x4(unsigned (&r)[4], const KT_IN* p) {
@@ -38,8 +74,14 @@ __device__ __forceinline__ void kt_ldmatrix_x4(unsigned (&r)[4], const KT_IN* p)
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
                : "r"(address));
 }
+__device__ __forceinline__ void kt_ldmatrix_x4_trans(unsigned (&r)[4], const KT_IN* p) {
+  const unsigned address = (unsigned)__cvta_generic_to_shared(p);
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(address));
+}
 
-__device__ __forceinline__ void kt_mma(float (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {
+__device__ __forceinline__ void kt_mma(float* d, const unsigned (&a)[4], unsigned b0, unsigned b1) {
 #if KT_MMA_BF16
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
                "{%0, %1, %2, %3};"
@@ -51,82 +93,81 @@ __device__ __forceinline__ void kt_mma(float (&d)[4], const unsigned (&a)[4], un
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
-__device__ __forceinline__ void kt_compute(const KT_IN* sa, const KT_IN* sb, float (&acc)[KT_MT][KT_NT][4]) {
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int wrow = (warp / KT_WARPS_N) * KT_TM, wcol = (warp % KT_WARPS_N) * KT_TN;
+// A's fragment of rows m0..m0+15, k kk..kk+15: the four 8x8 matrices rows +0/+8, then k +0/+8.
+__device__ __forceinline__ void kt_fragment_a(unsigned (&f)[4], const KT_IN* sa, int m0, int kk, int lane) {
+  const int half_m = (lane / 8) % 2 * 8, half_k = lane / 16 * 8;
+  if (KT_A_T) kt_ldmatrix_x4_trans(f, sa + (kk + lane % 8 + half_k) * KT_A_LD + m0 + half_m);
+  else kt_ldmatrix_x4(f, sa + (m0 + lane % 8 + half_m) * KT_A_LD + kk + half_k);
+}
+
+// B's fragments of two n8 blocks at n0 and n0 + 8, k kk..kk+15: k +0/+8 of the first, then of
+// the second.
+__device__ __forceinline__ void kt_fragment_b(unsigned (&f)[4], const KT_IN* sb, int n0, int kk, int lane) {
+  const int half_k = (lane / 8) % 2 * 8, half_n = lane / 16 * 8;
+  if (KT_B_T) kt_ldmatrix_x4(f, sb + (n0 + lane % 8 + half_n) * KT_B_LD + kk + half_k);
+  else kt_ldmatrix_x4_trans(f, sb + (kk + lane % 8 + half_k) * KT_B_LD + n0 + half_n);
+}
+
+// acc holds the warp's m16n8 accumulators, block (i, j) at (i * KT_NT + j) * 4.
+__device__ __forceinline__ void kt_compute(const KT_IN* sa, const KT_IN* sb, float (&acc)[KT_PER_THREAD], int wrow,
+                                           int wcol, int lane) {
 #pragma unroll
   for (int kk = 0; kk < KT_BK; kk += 16) {
     unsigned fa[KT_MT][4];
-    // A's four 8x8 matrices in the fragment's order: rows +0/+8, then k +0/+8.
 #pragma unroll
-    for (int i = 0; i < KT_MT; ++i)
-      kt_ldmatrix_x4(fa[i], sa + (wrow + i * 16 + lane % 8 + (lane / 8) % 2 * 8) * KT_ROW + kk + lane / 16 * 8);
+    for (int i = 0; i < KT_MT; ++i) kt_fragment_a(fa[i], sa, wrow + i * 16, kk, lane);
 #pragma unroll
     for (int j = 0; j < KT_NT; j += 2) {
-      // Two n8 blocks of B: k +0/+8 of the first, then of the second.
       unsigned fb[4];
-      kt_ldmatrix_x4(fb, sb + (wcol + j * 8 + lane % 8 + lane / 16 * 8) * KT_ROW + kk + (lane / 8) % 2 * 8);
+      kt_fragment_b(fb, sb, wcol + j * 8, kk, lane);
 #pragma unroll
       for (int i = 0; i < KT_MT; ++i) {
-        kt_mma(acc[i][j], fa[i], fb[0], fb[1]);
-        kt_mma(acc[i][j + 1], fa[i], fb[2], fb[3]);
+        kt_mma(acc + (i * KT_NT + j) * 4, fa[i], fb[0], fb[1]);
+        kt_mma(acc + (i * KT_NT + j + 1) * 4, fa[i], fb[2], fb[3]);
       }
     }
   }
 }
 
-// The MAC loop over iterations [it0, it1) of one tile; the accumulators end in `out` (thread
-// tid's q-th at element q * KT_THREADS + tid of the tile, row-major).
+// The MAC loop over iterations [it0, it1) of one tile, into the warp's fragments.
 __device__ __forceinline__ void kt_mac_loop(const KT_IN* a, const KT_IN* b, const KtSchedule& s, int row0, int col0,
-                                            int it0, int it1, unsigned char* smem, float (&out)[KT_PER_THREAD]) {
-  KT_IN* sa = reinterpret_cast<KT_IN*>(smem);
-  KT_IN* sb = sa + KT_STAGES * KT_BM * KT_ROW;
-  float acc[KT_MT][KT_NT][4];
+                                            int it0, int it1, KT_IN* smem, float (&acc)[KT_PER_THREAD], int wrow,
+                                            int wcol, int lane) {
+  KT_IN* sa = smem;
+  KT_IN* sb = smem + KT_STAGES * KT_A_STAGE;
 #pragma unroll
-  for (int i = 0; i < KT_MT; ++i)
+  for (int q = 0; q < KT_PER_THREAD; ++q) acc[q] = 0.0f;
+  const int iterations = it1 - it0;
+  __syncthreads();  // every warp is done with the previous tile's slices
 #pragma unroll
-    for (int j = 0; j < KT_NT; ++j)
-#pragma unroll
-      for (int q = 0; q < 4; ++q) acc[i][j][q] = 0.0f;
-  KT_IN ra[KT_A_LOADS], rb[KT_B_LOADS];
-  kt_fetch(a, b, s, row0, col0, it0 * KT_BK, ra, rb);
-  __syncthreads();  // the previous tile's epilogue is done with the shared memory
-  kt_stage(sa, sb, ra, rb);
-  __syncthreads();
-  int stage = 0;
-  for (int it = it0; it < it1; ++it) {
-    const bool more = it + 1 < it1;
-    if (more) kt_fetch(a, b, s, row0, col0, (it + 1) * KT_BK, ra, rb);
-    kt_compute(sa + stage * KT_BM * KT_ROW, sb + stage * KT_BN * KT_ROW, acc);
-    if (KT_STAGES == 1) __syncthreads();
-    else stage ^= 1;
-    if (more) kt_stage(sa + stage * KT_BM * KT_ROW, sb + stage * KT_BN * KT_ROW, ra, rb);
-    __syncthreads();
+  for (int st = 0; st < KT_STAGES - 1; ++st) {
+    if (st < iterations)
+      kt_load_stage(sa + st * KT_A_STAGE, sb + st * KT_B_STAGE, a, b, s, row0, col0, (it0 + st) * KT_BK);
+    kt_cp_async_commit();
   }
-  float* cs = reinterpret_cast<float*>(smem);
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int wrow = (warp / KT_WARPS_N) * KT_TM, wcol = (warp % KT_WARPS_N) * KT_TN;
-  // The m16n8 accumulator: lane holds rows lane/4 and lane/4 + 8, columns 2 (lane % 4) + 0/1.
-#pragma unroll
-  for (int i = 0; i < KT_MT; ++i)
-#pragma unroll
-    for (int j = 0; j < KT_NT; ++j)
-#pragma unroll
-      for (int q = 0; q < 4; ++q)
-        cs[(wrow + i * 16 + lane / 4 + q / 2 * 8) * KT_C_COLS + wcol + j * 8 + lane % 4 * 2 + q % 2] = acc[i][j][q];
-  __syncthreads();
-#pragma unroll
-  for (int q = 0; q < KT_PER_THREAD; ++q) {
-    const int e = q * KT_THREADS + threadIdx.x;
-    out[q] = cs[(e / KT_BN) * KT_C_COLS + e % KT_BN];
+  int read = 0, write = KT_STAGES - 1;
+  for (int i = 0; i < iterations; ++i) {
+    kt_cp_async_wait<KT_STAGES - 2>();  // slice i has landed (this thread's chunks)
+    __syncthreads();                    // ... every thread's, and slice i - 1's stage is free
+    if (i + KT_STAGES - 1 < iterations)
+      kt_load_stage(sa + write * KT_A_STAGE, sb + write * KT_B_STAGE, a, b, s, row0, col0,
+                    (it0 + i + KT_STAGES - 1) * KT_BK);
+    kt_cp_async_commit();
+    kt_compute(sa + read * KT_A_STAGE, sb + read * KT_B_STAGE, acc, wrow, wcol, lane);
+    read = read + 1 == KT_STAGES ? 0 : read + 1;
+    write = write + 1 == KT_STAGES ? 0 : write + 1;
   }
+  kt_cp_async_wait<0>();
 }
 
 extern "C" __global__ void __launch_bounds__(KT_THREADS, 1)
     gemm_tensor(KT_SCHEDULE_PARAMS, const KT_IN* __restrict__ a, const KT_IN* __restrict__ b, KT_ACC* __restrict__ c,
                 KT_ACC* __restrict__ workspace, int* __restrict__ counters) {
   const KtSchedule s = KT_SCHEDULE;
-  __shared__ __align__(128) unsigned char smem[KT_SMEM_BYTES];
+  extern __shared__ __align__(128) unsigned char kt_dynamic_smem[];
+  KT_IN* smem = reinterpret_cast<KT_IN*>(kt_dynamic_smem);
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int wrow = (warp / KT_WARPS_N) * KT_TM, wcol = (warp % KT_WARPS_N) * KT_TN;
   int it, end;
   kt_cta_range(s, blockIdx.x, it, end);
   const int per_batch = s.tiles_m * s.tiles_n;
@@ -139,11 +180,12 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, 1)
     int row0, col0;
     kt_tile_origin(s, in_batch, row0, col0);
     kt_mac_loop(a + (long long)batch * s.m * s.k, b + (long long)batch * s.k * s.n, s, row0, col0, it - t_begin,
-                seg_end - t_begin, smem, acc);
-    const int tid = threadIdx.x;
+                seg_end - t_begin, smem, acc, wrow, wcol, lane);
+    // The m16n8 accumulator: a lane holds rows lane/4 and lane/4 + 8, columns 2 (lane % 4) + 0/1.
     kt_finish_tile<KT_PER_THREAD>(
-        s, tile, t_begin, it, seg_end, acc, [=](int q) { return (q * KT_THREADS + tid) / KT_BN; },
-        [=](int q) { return (q * KT_THREADS + tid) % KT_BN; }, c, workspace, counters);
+        s, tile, t_begin, it, seg_end, acc,
+        [=](int q) { return wrow + q / (KT_NT * 4) * 16 + lane / 4 + q % 4 / 2 * 8; },
+        [=](int q) { return wcol + q / 4 % KT_NT * 8 + lane % 4 * 2 + q % 2; }, c, workspace, counters);
     it = seg_end;
   }
 }

@@ -1,0 +1,118 @@
+// The tensor-core GEMM on the GPU (the PTX interpreter runs no mma, so this is its only run):
+// bf16 and f16, every layout, a shape whose rows take 16-byte cp.async copies and a ragged one
+// that takes the element-wise path, each tile shape, pipeline depth and decomposition of the
+// list below and a sample of the space, verified by the measurement worker against the
+// double-precision sample of C. Then the listed tiles against cuBLAS on 4096^3, printed, not
+// asserted (the benchmark's numbers come from family_bench).
+#include <gtest/gtest.h>
+
+#include <future>
+
+#include "gpu/thread_pool.h"
+#include "kernels/gemm/gemm_family.h"
+#include "tests/device/device_fixture.h"
+
+namespace ktune {
+namespace {
+
+Config tile(const char* decomposition, int64_t bm, int64_t bn, int64_t bk, int64_t tm, int64_t tn, int64_t stages,
+            int64_t split, int64_t sk_grid, int64_t raster) {
+  static const std::map<std::string, int64_t> kinds = {
+      {"data_parallel", 0}, {"split_k", 1}, {"stream_k", 2}, {"hybrid", 3}};
+  return {{"decomposition", kinds.at(decomposition)}, {"bm", bm}, {"bn", bn}, {"bk", bk}, {"tm", tm}, {"tn", tn},
+          {"stages", stages}, {"split", split}, {"sk_grid", sk_grid}, {"raster", raster}};
+}
+
+// Warp tiles 16 to 64, one to eight warps, k-slices 16 to 64, rings of 2 to 5 stages.
+std::vector<Config> listed() {
+  return {tile("data_parallel", 128, 128, 32, 64, 64, 3, 1, 132, 1), tile("data_parallel", 32, 32, 16, 16, 16, 2, 1, 132, 1),
+          tile("split_k", 64, 64, 64, 32, 32, 4, 4, 132, 1),        tile("stream_k", 64, 128, 32, 32, 64, 5, 1, 8, 1),
+          tile("hybrid", 128, 64, 16, 64, 32, 2, 1, 4, 2),          tile("data_parallel", 256, 64, 32, 64, 32, 3, 1, 132, 4),
+          tile("stream_k", 32, 256, 64, 32, 64, 2, 1, 132, 1)};
+}
+
+struct Pending {
+  std::string what;
+  Problem problem;
+  Config config;
+  std::future<CompiledKernel> kernel;
+};
+
+class GemmOnDevice : public DeviceTest {};
+
+TEST_F(GemmOnDevice, TensorCoreConfigurationsVerifyInEveryLayoutAlignedAndRagged) {
+  const GemmFamily family;
+  const Workload dense{WorkloadKind::Dense, {}};
+  ThreadPool pool;
+  std::vector<Pending> pending;
+  for (Dtype input : {Dtype::BF16, Dtype::F16}) {
+    const Precision precision{input, Dtype::F32, Dtype::F32};
+    for (const char* layout : {"nn", "nt", "tn", "tt"}) {
+      for (const auto& [m, n, k, batch] : {std::array<int64_t, 4>{200, 136, 72, 2}, std::array<int64_t, 4>{77, 45, 53, 1}}) {
+        const Problem problem =
+            make_problem(family, {{"m", m}, {"n", n}, {"k", k}, {"batch", batch}, {"layout", layout}}, precision);
+        const ParameterSpace space = family.space(problem);
+        std::vector<Config> configs = listed();
+        SpaceRng rng(7);
+        for (Config& c : space.sample(rng, 3)) configs.push_back(std::move(c));
+        for (const Config& config : configs) {
+          ASSERT_TRUE(space.valid(config)) << space.canonical(config) << ": " << space.violation(config);
+          KernelSource s = family.source(problem, config);
+          CompileRequest request{std::move(s.code), std::move(s.entries), std::move(s.options),
+                                 measurer().device().arch()};
+          pending.push_back({space.canonical(config) + " " + layout + " " + std::to_string(m) + "x" +
+                                 std::to_string(n) + "x" + std::to_string(k) + " " + to_string(precision),
+                             problem, config, pool.submit([request] { return NvrtcCompiler{}.compile(request); })});
+        }
+      }
+    }
+  }
+  for (Pending& p : pending) {
+    const CompiledKernel k = p.kernel.get();
+    ASSERT_TRUE(k.ok) << p.what << "\n" << k.log;
+    MeasureOptions options;
+    options.max_seconds = 0.02;
+    const Measurement m = measurer().measure(k, family.prepare(dense, p.problem, p.config),
+                                             family.reference(dense, p.problem), options);
+    EXPECT_EQ(m.status, MeasureStatus::Ok) << p.what << ": " << m.message;
+  }
+}
+
+TEST_F(GemmOnDevice, ListedTilesAgainstCublasOn4096Cubed) {
+  const GemmFamily family;
+  const Workload dense{WorkloadKind::Dense, {}};
+  for (const char* layout : {"nn", "nt"}) {
+    const Problem problem = make_problem(family, {{"m", 4096}, {"n", 4096}, {"k", 4096}, {"layout", layout}},
+                                         {Dtype::BF16, Dtype::F32, Dtype::F32});
+    const double flops = family.flops(dense, problem);
+    const PreparedReference reference(family.reference(dense, problem));
+    const LaunchPlan vendor_plan = family.vendor_plan(dense, problem);
+    MeasureOptions options;
+    options.max_seconds = 0.5;
+    for (const VendorCall& call : family.vendor_calls(dense, problem)) {
+      const Measurement m = measurer().measure_vendor(vendor_plan, call, reference, options);
+      std::printf("4096^3 %s bf16 %-24s %9.1f us %6.1f TFLOP/s %s\n", layout, call.label.c_str(), m.median_us,
+                  flops / m.median_us / 1e6, m.status == MeasureStatus::Ok ? "" : m.message.c_str());
+    }
+    const ParameterSpace space = family.space(problem);
+    std::vector<Config> configs = listed();
+    configs.push_back(tile("data_parallel", 128, 256, 32, 64, 64, 3, 1, 132, 4));
+    configs.push_back(tile("data_parallel", 256, 128, 32, 64, 64, 3, 1, 132, 4));
+    configs.push_back(tile("data_parallel", 128, 128, 64, 64, 64, 3, 1, 132, 8));
+    configs.push_back(tile("data_parallel", 128, 128, 32, 64, 64, 5, 1, 132, 8));
+    for (const Config& config : configs) {
+      if (!space.valid(config)) continue;
+      KernelSource s = family.source(problem, config);
+      const CompiledKernel k = NvrtcCompiler{}.compile(
+          CompileRequest{std::move(s.code), std::move(s.entries), std::move(s.options), measurer().device().arch()});
+      ASSERT_TRUE(k.ok) << k.log;
+      const Measurement m = measurer().measure(k, family.prepare(dense, problem, config), reference, options);
+      std::printf("4096^3 %s bf16 %-90s %9.1f us %6.1f TFLOP/s regs %d %s\n", layout, space.canonical(config).c_str(),
+                  m.median_us, flops / m.median_us / 1e6, k.usage.begin()->second.registers,
+                  m.status == MeasureStatus::Ok ? "" : m.message.c_str());
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ktune
