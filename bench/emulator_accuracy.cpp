@@ -233,7 +233,7 @@ Kernels compile_all(const KernelFamily& family, const std::vector<Case>& cases, 
       if (out.count(key)) continue;
       const Config config = config_from_key(space, key.second);
       const KernelSource s = family.source(c.problem, config);
-      CompileRequest request{s.code, s.entries, s.options, arch};
+      CompileRequest request{s.code, s.entries, s.options, compile_arch(s, arch)};
       pending[key] = pool.submit([&cache, request] { return cache.get(request); });
       out[key].config = config;
     }

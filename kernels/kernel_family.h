@@ -27,7 +27,15 @@ struct KernelSource {
   std::string code;                  // CUDA C++ with parameters as -D constants
   std::vector<std::string> entries;  // extern "C" kernel names, in launch order
   std::vector<std::string> options;  // NVRTC options besides the architecture
+  // Uses instructions of one architecture only (sm_90a's wgmma): compiled for the device's
+  // architecture with its "a" suffix, which runs on that architecture alone.
+  bool arch_specific = false;
 };
+
+// The architecture `s` compiles for on a device of `device_arch` (e.g. "sm_90").
+inline std::string compile_arch(const KernelSource& s, const std::string& device_arch) {
+  return s.arch_specific ? device_arch + "a" : device_arch;
+}
 
 // What the first cost model needs to know of one configuration on one workload.
 struct WorkEstimate {

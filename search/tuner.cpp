@@ -101,7 +101,7 @@ CompileRequest Tuner::compile_request(const KernelFamily& family, const Problem&
   req.code = std::move(src.code);
   req.entries = std::move(src.entries);
   req.options = std::move(src.options);
-  req.arch = gpu()->arch;
+  req.arch = compile_arch(src, gpu()->arch);
   return req;
 }
 

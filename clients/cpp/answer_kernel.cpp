@@ -58,11 +58,15 @@ CompileRequest compile_request_for(const nlohmann::json& answer, const KernelFam
   if (renders_as_answer(answer, family, problem, config)) {
     request.code = answer["source_code"].get<std::string>();
     request.entries = answer["entry"].get<std::vector<std::string>>();
-    for (const std::string& option : answer.value("compile_options", std::vector<std::string>{}))
+    for (const std::string& option : answer.value("compile_options", std::vector<std::string>{})) {
+      // The answer's device may differ from this one; an architecture-specific kernel stays so.
       if (option.rfind(kArchOption, 0) != 0) request.options.push_back(option);
+      else if (option.back() == 'a') request.arch = arch + "a";
+    }
     return request;
   }
   KernelSource source = family.source(problem, config);
+  request.arch = compile_arch(source, arch);
   request.code = std::move(source.code);
   request.entries = std::move(source.entries);
   request.options = std::move(source.options);

@@ -9,6 +9,10 @@ namespace ktune {
 namespace {
 
 const std::vector<std::string> kDecompositions = {"data_parallel", "split_k", "stream_k", "hybrid"};
+// The instruction computing the products: FMA for f32 and f64; for 16-bit inputs mma.sync (a
+// warp's m16n8k16) or wgmma (a warpgroup's m64nNk16, sm_90a only).
+const std::vector<std::string> kSimtMma = {"fma"};
+const std::vector<std::string> kTensorMma = {"sync", "wgmma"};
 
 // Static shared memory a CTA may declare (the SIMT kernel), and the dynamic shared memory an
 // sm_90 CTA may opt into (the tensor kernel's ring of slices).
@@ -18,21 +22,21 @@ constexpr int64_t kDynamicSharedBytes = 232448;
 // addresses beside them: found by compiling samples of the space
 // (tests/kernels/gemm_compile_test.cpp). The SIMT kernel prefetches its next slice into
 // registers; the tensor kernel's slices go to shared memory by cp.async, so it holds only its
-// accumulators and one k-step's fragments, and one CTA an SM leaves it 255 registers.
-constexpr int64_t kMaxSimtDataRegisters = 96;
+// accumulators and one k-step's fragments, and one CTA an SM leaves it 255 registers; wgmma
+// reads both operands from shared memory and holds only the accumulators.
+constexpr int64_t kMaxSimtDataRegisters = 80;
 constexpr int64_t kMaxTensorDataRegisters = 160;
+constexpr int64_t kMaxWgmmaDataRegisters = 128;
 // The partial tiles' workspace a configuration may ask for.
 constexpr double kMaxWorkspaceBytes = 1024.0 * 1024 * 1024;
 
 }  // namespace
 
-GemmKernel gemm_kernel_for(const Precision& p) {
-  return p.input == Dtype::BF16 || p.input == Dtype::F16 ? GemmKernel::Tensor : GemmKernel::Simt;
-}
+bool gemm_on_tensor_cores(const Precision& p) { return p.input == Dtype::BF16 || p.input == Dtype::F16; }
 
 GemmConfig GemmConfig::from(const Config& c, const Precision& p) {
   GemmConfig g;
-  g.kernel = gemm_kernel_for(p);
+  g.kernel = !gemm_on_tensor_cores(p) ? GemmKernel::Simt : c.at("mma") == 1 ? GemmKernel::Wgmma : GemmKernel::Tensor;
   g.decomposition = static_cast<GemmDecomposition>(c.at("decomposition"));
   g.bm = c.at("bm");
   g.bn = c.at("bn");
@@ -48,12 +52,14 @@ GemmConfig GemmConfig::from(const Config& c, const Precision& p) {
 
 int64_t GemmConfig::threads() const {
   const int64_t units = (bm / tm) * (bn / tn);
-  return kernel == GemmKernel::Tensor ? units * 32 : units;
+  return kernel == GemmKernel::Simt ? units : units * (kernel == GemmKernel::Wgmma ? 128 : 32);
 }
 
 int64_t GemmConfig::shared_bytes(const GemmShape& s, const Precision& p) const {
   const int64_t in = static_cast<int64_t>(dtype_size(p.input));
   if (kernel == GemmKernel::Simt) return stages * bk * (bm + 1 + bn + 1) * in;
+  // 128-byte rows of k (one swizzle atom), and room to align the ring to 1024 bytes.
+  if (kernel == GemmKernel::Wgmma) return stages * (bm + bn) * 128 + 1024;
   // Each operand's slice as it lies in memory, rows padded by 8 elements (gemm_tensor.cu).
   const int64_t a_slice = s.a_transposed ? bk * (bm + 8) : bm * (bk + 8);
   const int64_t b_slice = s.b_transposed ? bn * (bk + 8) : bk * (bn + 8);
@@ -65,6 +71,7 @@ int64_t GemmConfig::accumulators_per_thread() const { return bm * bn / threads()
 int64_t GemmConfig::data_registers(const Precision& p) const {
   // A warp's A fragments of one k-step (four registers per 16 rows) and a pair of B's.
   if (kernel == GemmKernel::Tensor) return accumulators_per_thread() + tm / 16 * 4 + 4;
+  if (kernel == GemmKernel::Wgmma) return accumulators_per_thread();  // operands stay in shared memory
   const int64_t loads = (bm + bn) * bk / threads();
   const int64_t acc_words = static_cast<int64_t>(dtype_size(p.accumulate)) / 4;
   const int64_t in_words = static_cast<int64_t>(dtype_size(p.input)) / 4;
@@ -73,17 +80,18 @@ int64_t GemmConfig::data_registers(const Precision& p) const {
 }
 
 ParameterSpace gemm_space(const GemmShape& shape, const Precision& p) {
-  const GemmKernel kernel = gemm_kernel_for(p);
-  const bool tensor = kernel == GemmKernel::Tensor;
+  const bool tensor = gemm_on_tensor_cores(p);
   ParameterSpace s;
   s.params = {
+      Parameter::enumeration("mma", tensor ? kTensorMma : kSimtMma),
       Parameter::enumeration("decomposition", kDecompositions),
       Parameter::power_of_two("bm", tensor ? 32 : 16, tensor ? 256 : 128),
       Parameter::power_of_two("bn", tensor ? 32 : 16, tensor ? 256 : 128),
       Parameter::power_of_two("bk", tensor ? 16 : 8, tensor ? 64 : 32),
-      // Simt: the thread's micro-tile; tensor: the warp's tile (m16n8k16 fragments, B by pairs).
-      Parameter::power_of_two("tm", tensor ? 16 : 1, tensor ? 64 : 8),
-      Parameter::power_of_two("tn", tensor ? 16 : 1, tensor ? 64 : 8),
+      // Simt: the thread's micro-tile; sync: the warp's tile (m16n8k16 fragments, B by pairs);
+      // wgmma: the warpgroup's (m64 blocks of n = tn).
+      Parameter::power_of_two("tm", tensor ? 16 : 1, tensor ? 128 : 8),
+      Parameter::power_of_two("tn", tensor ? 16 : 1, tensor ? 256 : 8),
       // Simt: 1 loads then computes, 2 prefetches the next slice into registers; tensor: the
       // depth of the cp.async ring (slices in flight + the one computed).
       Parameter::int_range("stages", tensor ? 2 : 1, tensor ? 5 : 2),
@@ -93,6 +101,14 @@ ParameterSpace gemm_space(const GemmShape& shape, const Precision& p) {
   };
   auto config = [p](const Config& c) { return GemmConfig::from(c, p); };
   s.constraints = {
+      {"wgmma reads both operands k-major from 16-byte aligned rows (layout nt, k a multiple of 8), a "
+       "64-deep k-slice (one 128-byte swizzle atom), m64 blocks of tn >= 64 a warpgroup, a ring of at least 3 "
+       "stages (a slice in the tensor cores, one landing, one loading)",
+       [config, shape](const Config& c) {
+         if (config(c).kernel != GemmKernel::Wgmma) return true;
+         return !shape.a_transposed && shape.b_transposed && shape.rows_aligned(8) && c.at("bk") == 64 &&
+                c.at("tm") >= 64 && c.at("tn") >= 64 && c.at("stages") >= 3;
+       }},
       {"the micro-tile divides the block tile",
        [](const Config& c) { return c.at("bm") % c.at("tm") == 0 && c.at("bn") % c.at("tn") == 0; }},
       {"32 to 256 threads a block",
@@ -103,10 +119,13 @@ ParameterSpace gemm_space(const GemmShape& shape, const Precision& p) {
          return g.bm * g.bk % g.threads() == 0 && g.bk * g.bn % g.threads() == 0;
        }},
       {"the accumulators and the prefetched slices fit in registers",
-       [config, p, tensor](const Config& c) {
-         return config(c).data_registers(p) <= (tensor ? kMaxTensorDataRegisters : kMaxSimtDataRegisters);
+       [config, p](const Config& c) {
+         const GemmConfig g = config(c);
+         return g.data_registers(p) <= (g.kernel == GemmKernel::Simt   ? kMaxSimtDataRegisters
+                                        : g.kernel == GemmKernel::Wgmma ? kMaxWgmmaDataRegisters
+                                                                        : kMaxTensorDataRegisters);
        }},
-      {"the slices fit in shared memory (48 KiB static for simt, 227 KiB dynamic for tensor)",
+      {"the slices fit in shared memory (48 KiB static for simt, 227 KiB dynamic on tensor cores)",
        [config, p, shape, tensor](const Config& c) {
          return config(c).shared_bytes(shape, p) <= (tensor ? kDynamicSharedBytes : kStaticSharedBytes);
        }},

@@ -1,7 +1,8 @@
 // GEMM's canonical directions for the model-driven walk (digest-000 §2.9): factor-2 steps of
 // the block tile (coarsening: more of C a CTA), of the thread or warp tile (coarsening a
 // thread), of the k-slice (unrolling) and of the Stream-K grid, and one more pipeline stage.
-// The decomposition is a discrete choice the walk does not cross; each starts at a middle-sized tile, Stream-K and the hybrid at
+// The decomposition and the instruction (mma.sync or wgmma) are discrete choices the walk does
+// not cross; each starts at a middle-sized tile, Stream-K and the hybrid at
 // the grid-size model's favourite grid (gemm_estimate.h); the walk may group the tile order.
 #include <functional>
 #include <memory>
@@ -35,17 +36,19 @@ Step scale(std::shared_ptr<const ParameterSpace> space, const char* parameter, b
   };
 }
 
-Config start(GemmDecomposition d, const GemmShape& s, const Precision& p) {
-  const bool tensor = gemm_kernel_for(p) == GemmKernel::Tensor;
-  // Tensor: four warps of 64 x 64 on a 128 x 128 tile, three slices in flight (CUTLASS's
-  // sm_80 default); a 64-deep ring step costs shared memory the walk may trade back.
-  Config c = {{"decomposition", static_cast<int64_t>(d)},
+Config start(GemmDecomposition d, GemmKernel kernel, const GemmShape& s, const Precision& p) {
+  const bool tensor = kernel != GemmKernel::Simt, wgmma = kernel == GemmKernel::Wgmma;
+  // mma.sync: four warps of 64 x 64 on a 128 x 128 tile, three slices in flight (CUTLASS's
+  // sm_80 default). wgmma: two warpgroups of 64 x 256 on a 128 x 256 tile, four 64-deep
+  // slices in the ring (what Hopper's fastest GEMMs use).
+  Config c = {{"mma", wgmma ? 1 : 0},
+              {"decomposition", static_cast<int64_t>(d)},
               {"bm", tensor ? 128 : 64},
-              {"bn", tensor ? 128 : 64},
-              {"bk", tensor ? 32 : 16},
+              {"bn", wgmma ? 256 : tensor ? 128 : 64},
+              {"bk", wgmma ? 64 : tensor ? 32 : 16},
               {"tm", tensor ? 64 : 4},
-              {"tn", tensor ? 64 : 4},
-              {"stages", tensor ? 3 : 2},
+              {"tn", wgmma ? 256 : tensor ? 64 : 4},
+              {"stages", wgmma ? 4 : tensor ? 3 : 2},
               {"split", d == GemmDecomposition::SplitK ? 4 : 1},
               {"sk_grid", kGemmSms},
               {"raster", 1}};
@@ -60,11 +63,15 @@ CanonicalMoves GemmFamily::canonical_moves(const Problem& p) const {
   const GemmShape s = GemmShape::of(p);
   const auto space = std::make_shared<const ParameterSpace>(gemm_space(s, p.precision));
   CanonicalMoves moves;
-  for (GemmDecomposition d : {GemmDecomposition::DataParallel, GemmDecomposition::SplitK, GemmDecomposition::StreamK,
-                              GemmDecomposition::Hybrid}) {
-    Config c = start(d, s, p.precision);
-    if (space->valid(c)) moves.starts.push_back(std::move(c));
-  }
+  const std::vector<GemmKernel> kernels =
+      gemm_on_tensor_cores(p.precision) ? std::vector<GemmKernel>{GemmKernel::Wgmma, GemmKernel::Tensor}
+                                        : std::vector<GemmKernel>{GemmKernel::Simt};
+  for (GemmKernel kernel : kernels)
+    for (GemmDecomposition d : {GemmDecomposition::DataParallel, GemmDecomposition::SplitK, GemmDecomposition::StreamK,
+                                GemmDecomposition::Hybrid}) {
+      Config c = start(d, kernel, s, p.precision);
+      if (space->valid(c)) moves.starts.push_back(std::move(c));
+    }
   moves.directions = {{"bm", "coarsen", scale(space, "bm", true)},
                       {"bn", "coarsen", scale(space, "bn", true)},
                       {"tm", "coarsen", scale(space, "tm", true)},

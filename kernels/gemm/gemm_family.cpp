@@ -12,6 +12,7 @@
 #include "kernels/gemm/gemm_reference.h"
 #include "kernels/gemm/gemm_schedule.h"
 #include "kernels/gemm/gemm_vendor.h"
+#include "kernels/gemm/gemm_wgmma_call.h"
 #include "workload/input_error.h"
 
 namespace ktune {
@@ -27,7 +28,13 @@ const char* c_type(Dtype d) {
   }
 }
 
-const char* entry_of(const GemmConfig& c) { return c.kernel == GemmKernel::Tensor ? "gemm_tensor" : "gemm_simt"; }
+const char* entry_of(const GemmConfig& c) {
+  switch (c.kernel) {
+    case GemmKernel::Tensor: return "gemm_tensor";
+    case GemmKernel::Wgmma: return "gemm_wgmma";
+    default: return "gemm_simt";
+  }
+}
 
 LaunchStep gemm_launch(const GemmShape& s, const GemmConfig& c, const Precision& p) {
   const GemmSchedule g = GemmSchedule::of(s, c);
@@ -35,8 +42,8 @@ LaunchStep gemm_launch(const GemmShape& s, const GemmConfig& c, const Precision&
   step.entry = entry_of(c);
   step.grid.x = static_cast<uint32_t>(g.grid);
   step.block.x = static_cast<uint32_t>(c.threads());
-  // The tensor kernel's ring of slices is dynamic shared memory (more than 48 KiB opts in).
-  if (c.kernel == GemmKernel::Tensor) step.shared_bytes = static_cast<uint32_t>(c.shared_bytes(s, p));
+  // The tensor-core kernels' ring of slices is dynamic shared memory (more than 48 KiB opts in).
+  if (c.kernel != GemmKernel::Simt) step.shared_bytes = static_cast<uint32_t>(c.shared_bytes(s, p));
   for (int64_t v : {s.m, s.n, s.k, s.batch, g.tiles_m, g.tiles_n, g.ipt, g.sk_tiles, g.sk_ctas, g.sk_share, g.sk_extra,
                     g.split, g.grid})
     step.args.push_back(KernelArg::of_scalar(static_cast<int32_t>(v)));
@@ -50,7 +57,8 @@ std::string GemmFamily::description() const {
   return "Dense C = A·B (batched), operands generated from their indices and stored row-major, "
          "A and B each as is or transposed (problem.layout: nn, nt, tn, tt). A BM x BN tile per "
          "CTA through shared memory: SIMT FMA micro-tiles for f32 and f64, m16n8k16 mma.sync fed by "
-         "ldmatrix from a ring of cp.async stages for bf16 and f16 inputs (f32 accumulate and output). The MAC-loop iterations "
+         "ldmatrix from a ring of cp.async stages, or (layout nt, sm_90a) wgmma reading both operands "
+         "from 128-byte-swizzled stages, for bf16 and f16 inputs (f32 accumulate and output). The MAC-loop iterations "
          "are decomposed data-parallel, fixed split-K, Stream-K (sk_grid CTAs, partial tiles fixed "
          "up through a workspace) or two-tile Stream-K + data-parallel (hybrid), tiles taken in "
          "groups of raster tile-rows. Checked on a sample of C against double precision";
@@ -88,7 +96,15 @@ KernelSource GemmFamily::source(const Problem& p, const Config& config) const {
   const GemmConfig c = GemmConfig::from(config, p.precision);
   KernelSource src;
   src.code = templates::k_gemm_common_cuh;
-  src.code += c.kernel == GemmKernel::Tensor ? templates::k_gemm_tensor_cu : templates::k_gemm_simt_cu;
+  switch (c.kernel) {
+    case GemmKernel::Tensor: src.code += templates::k_gemm_tensor_cu; break;
+    case GemmKernel::Wgmma:
+      src.code += wgmma_call_source(c.tn, p.precision.input);
+      src.code += templates::k_gemm_wgmma_cu;
+      src.arch_specific = true;
+      break;
+    default: src.code += templates::k_gemm_simt_cu;
+  }
   src.entries = {entry_of(c)};
   src.options = {std::string("-DKT_IN=") + c_type(p.precision.input),
                  std::string("-DKT_ACC=") + c_type(p.precision.accumulate),
@@ -100,7 +116,7 @@ KernelSource GemmFamily::source(const Problem& p, const Config& config) const {
                  "-DKT_THREADS=" + std::to_string(c.threads()),
                  "-DKT_STAGES=" + std::to_string(c.stages),
                  "-DKT_RASTER=" + std::to_string(c.raster),
-                 "-DKT_VECTOR_BYTES=" + std::to_string(c.kernel == GemmKernel::Tensor ? 16 : dtype_size(p.precision.input)),
+                 "-DKT_VECTOR_BYTES=" + std::to_string(c.kernel == GemmKernel::Simt ? dtype_size(p.precision.input) : 16),
                  std::string("-DKT_A_T=") + (s.a_transposed ? "1" : "0"),
                  std::string("-DKT_B_T=") + (s.b_transposed ? "1" : "0"),
                  std::string("-DKT_MMA_BF16=") + (p.precision.input == Dtype::BF16 ? "1" : "0"),
@@ -182,7 +198,8 @@ double GemmFamily::min_bytes(const Workload&, const Problem& p) const {
 }
 
 std::vector<std::string_view> GemmFamily::templates() const {
-  return {templates::k_gemm_common_cuh, templates::k_gemm_simt_cu, templates::k_gemm_tensor_cu};
+  return {templates::k_gemm_common_cuh, templates::k_gemm_simt_cu, templates::k_gemm_tensor_cu,
+          templates::k_gemm_wgmma_cu};
 }
 
 std::unique_ptr<KernelFamily> make_gemm_family() { return std::make_unique<GemmFamily>(); }

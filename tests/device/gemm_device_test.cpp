@@ -1,9 +1,10 @@
 // The tensor-core GEMM on the GPU (the PTX interpreter runs no mma, so this is its only run):
-// bf16 and f16, every layout, a shape whose rows take 16-byte cp.async copies and a ragged one
-// that takes the element-wise path, each tile shape, pipeline depth and decomposition of the
-// list below and a sample of the space, verified by the measurement worker against the
-// double-precision sample of C. Then the listed tiles against cuBLAS on 4096^3, printed, not
-// asserted (the benchmark's numbers come from family_bench).
+// bf16 and f16, mma.sync in every layout and wgmma in nt; a shape whose rows take 16-byte
+// cp.async copies, a ragged one that takes the element-wise path, and a ragged one with aligned
+// rows; each tile shape, pipeline depth and decomposition listed below and a sample of the
+// space, verified by the measurement worker against the double-precision sample of C. Then
+// the listed tiles against cuBLAS on 4096^3, printed, not asserted (the benchmark's numbers
+// come from family_bench).
 #include <gtest/gtest.h>
 
 #include <future>
@@ -16,10 +17,10 @@ namespace ktune {
 namespace {
 
 Config tile(const char* decomposition, int64_t bm, int64_t bn, int64_t bk, int64_t tm, int64_t tn, int64_t stages,
-            int64_t split, int64_t sk_grid, int64_t raster) {
+            int64_t split, int64_t sk_grid, int64_t raster, int64_t mma = 0) {
   static const std::map<std::string, int64_t> kinds = {
       {"data_parallel", 0}, {"split_k", 1}, {"stream_k", 2}, {"hybrid", 3}};
-  return {{"decomposition", kinds.at(decomposition)}, {"bm", bm}, {"bn", bn}, {"bk", bk}, {"tm", tm}, {"tn", tn},
+  return {{"mma", mma}, {"decomposition", kinds.at(decomposition)}, {"bm", bm}, {"bn", bn}, {"bk", bk}, {"tm", tm}, {"tn", tn},
           {"stages", stages}, {"split", split}, {"sk_grid", sk_grid}, {"raster", raster}};
 }
 
@@ -29,6 +30,14 @@ std::vector<Config> listed() {
           tile("split_k", 64, 64, 64, 32, 32, 4, 4, 132, 1),        tile("stream_k", 64, 128, 32, 32, 64, 5, 1, 8, 1),
           tile("hybrid", 128, 64, 16, 64, 32, 2, 1, 4, 2),          tile("data_parallel", 256, 64, 32, 64, 32, 3, 1, 132, 4),
           tile("stream_k", 32, 256, 64, 32, 64, 2, 1, 132, 1)};
+}
+
+// wgmma (layout nt only): one and two warpgroups, m64 blocks of 1 and 2, n 64 to 256, rings of
+// 3 to 5 stages, every decomposition.
+std::vector<Config> listed_wgmma() {
+  return {tile("data_parallel", 128, 256, 64, 64, 256, 4, 1, 132, 1, 1), tile("data_parallel", 128, 128, 64, 128, 128, 3, 1, 132, 2, 1),
+          tile("split_k", 64, 64, 64, 64, 64, 5, 4, 132, 1, 1),        tile("stream_k", 128, 128, 64, 64, 128, 4, 1, 8, 1, 1),
+          tile("hybrid", 256, 128, 64, 128, 128, 3, 1, 4, 2, 1),       tile("stream_k", 128, 256, 64, 64, 256, 4, 1, 132, 4, 1)};
 }
 
 struct Pending {
@@ -48,18 +57,23 @@ TEST_F(GemmOnDevice, TensorCoreConfigurationsVerifyInEveryLayoutAlignedAndRagged
   for (Dtype input : {Dtype::BF16, Dtype::F16}) {
     const Precision precision{input, Dtype::F32, Dtype::F32};
     for (const char* layout : {"nn", "nt", "tn", "tt"}) {
-      for (const auto& [m, n, k, batch] : {std::array<int64_t, 4>{200, 136, 72, 2}, std::array<int64_t, 4>{77, 45, 53, 1}}) {
+      for (const auto& [m, n, k, batch] : {std::array<int64_t, 4>{200, 136, 72, 2}, std::array<int64_t, 4>{77, 45, 53, 1},
+                                     std::array<int64_t, 4>{77, 45, 56, 1}}) {
         const Problem problem =
             make_problem(family, {{"m", m}, {"n", n}, {"k", k}, {"batch", batch}, {"layout", layout}}, precision);
         const ParameterSpace space = family.space(problem);
         std::vector<Config> configs = listed();
+        if (std::string(layout) == "nt" && k % 8 == 0) {  // wgmma's 16-byte rows
+          const std::vector<Config> w = listed_wgmma();
+          configs.insert(configs.end(), w.begin(), w.end());
+        }
         SpaceRng rng(7);
         for (Config& c : space.sample(rng, 3)) configs.push_back(std::move(c));
         for (const Config& config : configs) {
           ASSERT_TRUE(space.valid(config)) << space.canonical(config) << ": " << space.violation(config);
           KernelSource s = family.source(problem, config);
-          CompileRequest request{std::move(s.code), std::move(s.entries), std::move(s.options),
-                                 measurer().device().arch()};
+          const std::string arch = compile_arch(s, measurer().device().arch());
+          CompileRequest request{std::move(s.code), std::move(s.entries), std::move(s.options), arch};
           pending.push_back({space.canonical(config) + " " + layout + " " + std::to_string(m) + "x" +
                                  std::to_string(n) + "x" + std::to_string(k) + " " + to_string(precision),
                              problem, config, pool.submit([request] { return NvrtcCompiler{}.compile(request); })});
@@ -100,11 +114,18 @@ TEST_F(GemmOnDevice, ListedTilesAgainstCublasOn4096Cubed) {
     configs.push_back(tile("data_parallel", 256, 128, 32, 64, 64, 3, 1, 132, 4));
     configs.push_back(tile("data_parallel", 128, 128, 64, 64, 64, 3, 1, 132, 8));
     configs.push_back(tile("data_parallel", 128, 128, 32, 64, 64, 5, 1, 132, 8));
+    if (std::string(layout) == "nt") {
+      const std::vector<Config> w = listed_wgmma();
+      configs.insert(configs.end(), w.begin(), w.end());
+      configs.push_back(tile("data_parallel", 128, 256, 64, 64, 256, 5, 1, 132, 8, 1));
+      configs.push_back(tile("data_parallel", 256, 128, 64, 128, 128, 4, 1, 132, 8, 1));
+    }
     for (const Config& config : configs) {
       if (!space.valid(config)) continue;
       KernelSource s = family.source(problem, config);
-      const CompiledKernel k = NvrtcCompiler{}.compile(
-          CompileRequest{std::move(s.code), std::move(s.entries), std::move(s.options), measurer().device().arch()});
+      const std::string arch = compile_arch(s, measurer().device().arch());
+      const CompiledKernel k =
+          NvrtcCompiler{}.compile(CompileRequest{std::move(s.code), std::move(s.entries), std::move(s.options), arch});
       ASSERT_TRUE(k.ok) << k.log;
       const Measurement m = measurer().measure(k, family.prepare(dense, problem, config), reference, options);
       std::printf("4096^3 %s bf16 %-90s %9.1f us %6.1f TFLOP/s regs %d %s\n", layout, space.canonical(config).c_str(),

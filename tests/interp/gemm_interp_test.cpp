@@ -28,7 +28,7 @@ Config tile(const char* decomposition, int64_t bm, int64_t bn, int64_t bk, int64
             int64_t split, int64_t sk_grid, int64_t raster = 1) {
   static const std::map<std::string, int64_t> kinds = {
       {"data_parallel", 0}, {"split_k", 1}, {"stream_k", 2}, {"hybrid", 3}};
-  return {{"decomposition", kinds.at(decomposition)}, {"bm", bm}, {"bn", bn}, {"bk", bk}, {"tm", tm}, {"tn", tn},
+  return {{"mma", 0}, {"decomposition", kinds.at(decomposition)}, {"bm", bm}, {"bn", bn}, {"bk", bk}, {"tm", tm}, {"tn", tn},
           {"stages", stages}, {"split", split}, {"sk_grid", sk_grid}, {"raster", raster}};
 }
 
