@@ -14,7 +14,7 @@ namespace ktune::testing {
 inline nlohmann::json answer_for(const KernelFamily& family, const Problem& problem, const Config& config) {
   const KernelSource source = family.source(problem, config);
   nlohmann::json options = source.options;
-  options.push_back("--gpu-architecture=sm_90");
+  options.push_back("--gpu-architecture=" + compile_arch(source, "sm_90"));
   return {{"kernel", family.name()},
           {"dtype", to_string(problem.precision)},
           {"problem", problem.params},

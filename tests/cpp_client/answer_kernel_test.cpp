@@ -52,6 +52,24 @@ TEST(AnswerKernel, RendersLocallyWhatTheAnswerDoesNotDescribe) {
   EXPECT_EQ(compile_request_for(answer, spmv, problem, fallback, "sm_90").code, spmv.source(problem, fallback).code);
 }
 
+TEST(AnswerKernel, AnArchitectureSpecificKernelCompilesForThisDevicesSpecificArchitecture) {
+  const KernelFamily& gemm = *find_family("gemm");
+  const Problem problem = make_problem(gemm, {{"m", 256}, {"n", 256}, {"k", 256}, {"layout", "nt"}},
+                                       {Dtype::BF16, Dtype::F32, Dtype::F32});
+  const ParameterSpace space = gemm.space(problem);
+  Config wgmma = space.first_valid(), sync = space.first_valid();
+  wgmma["mma"] = 1, wgmma["bm"] = 128, wgmma["bn"] = 128, wgmma["bk"] = 64, wgmma["tm"] = 64, wgmma["tn"] = 128;
+  wgmma["stages"] = 4;
+  sync["mma"] = 0;
+  ASSERT_TRUE(space.valid(wgmma)) << space.violation(wgmma);
+  ASSERT_TRUE(space.valid(sync)) << space.violation(sync);
+  ASSERT_TRUE(gemm.source(problem, wgmma).arch_specific);
+  // From the daemon's answer (sent for sm_90a) and rendered here, on an sm_90 device.
+  EXPECT_EQ(compile_request_for(answer_for(gemm, problem, wgmma), gemm, problem, wgmma, "sm_90").arch, "sm_90a");
+  EXPECT_EQ(compile_request_for(nullptr, gemm, problem, wgmma, "sm_90").arch, "sm_90a");
+  EXPECT_EQ(compile_request_for(answer_for(gemm, problem, sync), gemm, problem, sync, "sm_90").arch, "sm_90");
+}
+
 TEST(AnswerKernel, ParametersOutsideTheSpaceAreNoConfiguration) {
   const KernelFamily& spmv = *find_family("spmv");
   EXPECT_FALSE(answer_config({{"parameters", {{"schedule", "warp_of_the_future"}}}}, spmv, Problem::of(Dtype::F32)));
