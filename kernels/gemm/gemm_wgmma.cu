@@ -25,21 +25,52 @@ __device__ __forceinline__ void kt_cp_async_wait() {
   asm volatile("cp.async.wait_group %0;" ::"n"(N));
 }
 
-// ROWS rows of 64 k from `src` (k-major, leading dimension s.k) from row r0 and k0 on, rows
-// valid below `rows_total`, into the swizzled slice at shared address `dst`.
+// ROWS rows of 64 k from `tile` (k-major, leading dimension s.k, `valid_rows` of them inside
+// the operand) from k0 on, into the swizzled slice at shared address `dst`.
 template <int ROWS>
-__device__ __forceinline__ void kt_copy_rows(unsigned dst, const KT_IN* src, const KtSchedule& s, int r0, int k0,
-                                             int rows_total) {
+__device__ __forceinline__ void kt_copy_rows(unsigned dst, const KT_IN* tile, const KtSchedule& s, int valid_rows,
+                                             int k0) {
   constexpr int kChunks = ROWS * 8;
 #pragma unroll
   for (int i = 0; i < (kChunks + KT_THREADS - 1) / KT_THREADS; ++i) {
     const int chunk = i * KT_THREADS + threadIdx.x;
     if (kChunks % KT_THREADS != 0 && chunk >= kChunks) break;
     const int r = chunk / 8, c = chunk % 8;
-    const int row = r0 + r, k = k0 + c * 8;
-    const bool valid = row < rows_total && k < s.k;
-    kt_cp_async16(dst + r * 128 + ((c ^ (r % 8)) << 4), valid ? src + (long long)row * s.k + k : src, valid);
+    const int k = k0 + c * 8;
+    const bool valid = r < valid_rows && k < s.k;
+    kt_cp_async16(dst + r * 128 + ((c ^ (r % 8)) << 4), valid ? tile + (long long)r * s.k + k : tile, valid);
   }
+}
+
+// Where the next slice to load comes from: its iteration, its tile's rows of A and B, and its
+// k. Moving to the next slice is an addition; only a new tile costs divisions.
+struct KtCursor {
+  int it, tile_end, k0, rows_a, rows_b;
+  const KT_IN* a;
+  const KT_IN* b;
+};
+
+__device__ __forceinline__ void kt_seek(KtCursor& c, const KtSchedule& s, const KT_IN* a, const KT_IN* b, int it) {
+  const int tile = it / s.ipt, per_batch = s.tiles_m * s.tiles_n;
+  const long long batch = tile / per_batch;
+  int row0, col0;
+  kt_tile_origin(s, tile % per_batch, row0, col0);
+  c.it = it;
+  c.tile_end = (tile + 1) * s.ipt;
+  c.k0 = (it - tile * s.ipt) * KT_BK;
+  c.a = a + batch * s.m * s.k + (long long)row0 * s.k;
+  c.b = b + batch * s.k * s.n + (long long)col0 * s.k;
+  c.rows_a = s.m - row0;
+  c.rows_b = s.n - col0;
+}
+
+// Loads the cursor's slice into one stage and moves the cursor on.
+__device__ __forceinline__ void kt_load_next(KtCursor& c, unsigned sa, unsigned sb, const KtSchedule& s,
+                                             const KT_IN* a, const KT_IN* b) {
+  kt_copy_rows<KT_BM>(sa, c.a, s, c.rows_a, c.k0);
+  kt_copy_rows<KT_BN>(sb, c.b, s, c.rows_b, c.k0);
+  if (++c.it == c.tile_end) kt_seek(c, s, a, b, c.it);
+  else c.k0 += KT_BK;
 }
 
 // A wgmma shared-memory descriptor of a k-major operand in 128-byte swizzle: start address,
@@ -54,17 +85,6 @@ __device__ __forceinline__ unsigned long long kt_descriptor(unsigned address) {
 __device__ __forceinline__ void kt_fence_operands(float (&acc)[KT_PER_THREAD]) {
 #pragma unroll
   for (int q = 0; q < KT_PER_THREAD; ++q) asm volatile("" : "+f"(acc[q])::"memory");
-}
-
-// The slice of MAC-loop iteration `iteration` (gemm_schedule.h's linear order) into one stage.
-__device__ __forceinline__ void kt_load_slice(unsigned sa, unsigned sb, const KT_IN* a, const KT_IN* b,
-                                              const KtSchedule& s, int iteration) {
-  const int tile = iteration / s.ipt, per_batch = s.tiles_m * s.tiles_n;
-  const int batch = tile / per_batch, k0 = (iteration - tile * s.ipt) * KT_BK;
-  int row0, col0;
-  kt_tile_origin(s, tile % per_batch, row0, col0);
-  kt_copy_rows<KT_BM>(sa, a + (long long)batch * s.m * s.k, s, row0, k0, s.m);
-  kt_copy_rows<KT_BN>(sb, b + (long long)batch * s.k * s.n, s, col0, k0, s.n);
 }
 
 // A CTA's iterations [begin, end) stream through the ring as one sequence of slices, across
@@ -84,9 +104,11 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, 1)
   int begin, end;
   kt_cta_range(s, blockIdx.x, begin, end);
   const int slices = end - begin;
+  KtCursor cursor;
+  kt_seek(cursor, s, a, b, begin);
 #pragma unroll
   for (int st = 0; st < KT_STAGES - 2; ++st) {
-    if (st < slices) kt_load_slice(sa + st * KT_A_BYTES, sb + st * KT_B_BYTES, a, b, s, begin + st);
+    if (st < slices) kt_load_next(cursor, sa + st * KT_A_BYTES, sb + st * KT_B_BYTES, s, a, b);
     kt_cp_async_commit();
   }
   int read = 0, write = KT_STAGES - 2;
@@ -106,9 +128,6 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, 1)
       // Written through the generic proxy, read by the tensor cores through the async one.
       asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
       __syncthreads();  // ... every thread's; and slice i - 2's wgmma is done in every warpgroup
-      if (i + KT_STAGES - 2 < slices)
-        kt_load_slice(sa + write * KT_A_BYTES, sb + write * KT_B_BYTES, a, b, s, it + KT_STAGES - 2);
-      kt_cp_async_commit();
       asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
       for (int kk = 0; kk < KT_BK / 16; ++kk)  // 16 k = 32 bytes along the swizzled rows
@@ -117,6 +136,9 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, 1)
           kt_wgmma(acc + mb * (KT_TN / 2), kt_descriptor(sa + read * KT_A_BYTES + (grow + mb * 64) * 128 + kk * 32),
                    kt_descriptor(sb + read * KT_B_BYTES + gcol * 128 + kk * 32));
       asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+      // Slice i + STAGES - 2 loads while the tensor cores work, into slice i - 2's stage.
+      if (i + KT_STAGES - 2 < slices) kt_load_next(cursor, sa + write * KT_A_BYTES, sb + write * KT_B_BYTES, s, a, b);
+      kt_cp_async_commit();
       asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");  // slice i - 1's products are done
       read = read + 1 == KT_STAGES ? 0 : read + 1;
       write = write + 1 == KT_STAGES ? 0 : write + 1;
