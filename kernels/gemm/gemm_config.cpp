@@ -9,9 +9,11 @@ namespace ktune {
 namespace {
 
 const std::vector<std::string> kDecompositions = {"data_parallel", "split_k", "stream_k", "hybrid"};
-// The instruction computing the products: FMA for f32 and f64; for 16-bit inputs mma.sync (a
-// warp's m16n8k16) or wgmma (a warpgroup's m64nNk16, sm_90a only).
-const std::vector<std::string> kSimtMma = {"fma"};
+// The instruction computing the products: FMA for f32; FMA or DMMA (a warp's m8n8k4 mma.sync)
+// for f64; for 16-bit inputs mma.sync (a warp's m16n8k16) or wgmma (a warpgroup's m64nNk16,
+// sm_90a only).
+const std::vector<std::string> kF32Mma = {"fma"};
+const std::vector<std::string> kF64Mma = {"fma", "dmma"};
 const std::vector<std::string> kTensorMma = {"sync", "wgmma"};
 
 // Static shared memory a CTA may declare (the SIMT kernel), and the dynamic shared memory an
@@ -23,20 +25,24 @@ constexpr int64_t kDynamicSharedBytes = 232448;
 // (tests/kernels/gemm_compile_test.cpp). The SIMT kernel prefetches its next slice into
 // registers; the tensor kernel's slices go to shared memory by cp.async, so it holds only its
 // accumulators and one k-step's fragments, and one CTA an SM leaves it 255 registers; wgmma
-// reads both operands from shared memory and holds only the accumulators.
+// reads both operands from shared memory and holds only the accumulators. DMMA's 64 doubles of
+// accumulators a thread with their fragments spilled in one layout (tt): it stops at 128.
 constexpr int64_t kMaxSimtDataRegisters = 80;
 constexpr int64_t kMaxTensorDataRegisters = 160;
 constexpr int64_t kMaxWgmmaDataRegisters = 128;
+constexpr int64_t kMaxDmmaDataRegisters = 128;
 // The partial tiles' workspace a configuration may ask for.
 constexpr double kMaxWorkspaceBytes = 1024.0 * 1024 * 1024;
 
 }  // namespace
 
-bool gemm_on_tensor_cores(const Precision& p) { return p.input == Dtype::BF16 || p.input == Dtype::F16; }
+bool gemm_16bit_inputs(const Precision& p) { return p.input == Dtype::BF16 || p.input == Dtype::F16; }
 
 GemmConfig GemmConfig::from(const Config& c, const Precision& p) {
   GemmConfig g;
-  g.kernel = !gemm_on_tensor_cores(p) ? GemmKernel::Simt : c.at("mma") == 1 ? GemmKernel::Wgmma : GemmKernel::Tensor;
+  const bool second = c.at("mma") == 1;  // the second instruction of the precision's list
+  g.kernel = gemm_16bit_inputs(p) ? (second ? GemmKernel::Wgmma : GemmKernel::Tensor)
+                                     : (second ? GemmKernel::Dmma : GemmKernel::Simt);
   g.decomposition = static_cast<GemmDecomposition>(c.at("decomposition"));
   g.bm = c.at("bm");
   g.bn = c.at("bn");
@@ -52,7 +58,8 @@ GemmConfig GemmConfig::from(const Config& c, const Precision& p) {
 
 int64_t GemmConfig::threads() const {
   const int64_t units = (bm / tm) * (bn / tn);
-  return kernel == GemmKernel::Simt ? units : units * (kernel == GemmKernel::Wgmma ? 128 : 32);
+  if (kernel == GemmKernel::Simt) return units;
+  return units * (kernel == GemmKernel::Wgmma ? 128 : 32);
 }
 
 int64_t GemmConfig::shared_bytes(const GemmShape& s, const Precision& p) const {
@@ -60,6 +67,11 @@ int64_t GemmConfig::shared_bytes(const GemmShape& s, const Precision& p) const {
   if (kernel == GemmKernel::Simt) return stages * bk * (bm + 1 + bn + 1) * in;
   // 128-byte rows of k (one swizzle atom), and room to align the ring to 1024 bytes.
   if (kernel == GemmKernel::Wgmma) return stages * (bm + bn) * 128 + 1024;
+  if (kernel == GemmKernel::Dmma) {  // rows padded by 4 doubles along k, 8 along m or n (gemm_dmma.cu)
+    const int64_t a_slice = s.a_transposed ? bk * (bm + 8) : bm * (bk + 4);
+    const int64_t b_slice = s.b_transposed ? bn * (bk + 4) : bk * (bn + 8);
+    return stages * (a_slice + b_slice) * in;
+  }
   // Each operand's slice as it lies in memory, rows padded by 8 elements (gemm_tensor.cu).
   const int64_t a_slice = s.a_transposed ? bk * (bm + 8) : bm * (bk + 8);
   const int64_t b_slice = s.b_transposed ? bn * (bk + 8) : bk * (bn + 8);
@@ -72,6 +84,7 @@ int64_t GemmConfig::data_registers(const Precision& p) const {
   // A warp's A fragments of one k-step (four registers per 16 rows) and a pair of B's.
   if (kernel == GemmKernel::Tensor) return accumulators_per_thread() + tm / 16 * 4 + 4;
   if (kernel == GemmKernel::Wgmma) return accumulators_per_thread();  // operands stay in shared memory
+  if (kernel == GemmKernel::Dmma) return 2 * (accumulators_per_thread() + tm / 8 + tn / 8);  // doubles
   const int64_t loads = (bm + bn) * bk / threads();
   const int64_t acc_words = static_cast<int64_t>(dtype_size(p.accumulate)) / 4;
   const int64_t in_words = static_cast<int64_t>(dtype_size(p.input)) / 4;
@@ -80,21 +93,21 @@ int64_t GemmConfig::data_registers(const Precision& p) const {
 }
 
 ParameterSpace gemm_space(const GemmShape& shape, const Precision& p) {
-  const bool tensor = gemm_on_tensor_cores(p);
+  const bool tensor = gemm_16bit_inputs(p), f64 = p.input == Dtype::F64;
   ParameterSpace s;
   s.params = {
-      Parameter::enumeration("mma", tensor ? kTensorMma : kSimtMma),
+      Parameter::enumeration("mma", tensor ? kTensorMma : f64 ? kF64Mma : kF32Mma),
       Parameter::enumeration("decomposition", kDecompositions),
       Parameter::power_of_two("bm", tensor ? 32 : 16, tensor ? 256 : 128),
       Parameter::power_of_two("bn", tensor ? 32 : 16, tensor ? 256 : 128),
       Parameter::power_of_two("bk", tensor ? 16 : 8, tensor ? 64 : 32),
-      // Simt: the thread's micro-tile; sync: the warp's tile (m16n8k16 fragments, B by pairs);
-      // wgmma: the warpgroup's (m64 blocks of n = tn).
-      Parameter::power_of_two("tm", tensor ? 16 : 1, tensor ? 128 : 8),
-      Parameter::power_of_two("tn", tensor ? 16 : 1, tensor ? 256 : 8),
-      // Simt: 1 loads then computes, 2 prefetches the next slice into registers; tensor: the
-      // depth of the cp.async ring (slices in flight + the one computed).
-      Parameter::int_range("stages", tensor ? 2 : 1, tensor ? 5 : 2),
+      // Simt: the thread's micro-tile (at most 8 x 8); sync, dmma: the warp's tile (m16n8k16
+      // fragments with B by pairs; 8x8 blocks); wgmma: the warpgroup's (m64 blocks of n = tn).
+      Parameter::power_of_two("tm", tensor ? 16 : 1, tensor ? 128 : f64 ? 64 : 8),
+      Parameter::power_of_two("tn", tensor ? 16 : 1, tensor ? 256 : f64 ? 64 : 8),
+      // Simt: 1 loads then computes, 2 prefetches the next slice into registers; on tensor
+      // cores: the depth of the cp.async ring (slices in flight + the one computed).
+      Parameter::int_range("stages", tensor ? 2 : 1, tensor || f64 ? 5 : 2),
       Parameter::power_of_two("split", 1, 16),
       Parameter::int_range("sk_grid", 4, 4 * kGemmSms, 4),
       Parameter::power_of_two("raster", 1, 8),
@@ -108,6 +121,14 @@ ParameterSpace gemm_space(const GemmShape& shape, const Precision& p) {
          if (config(c).kernel != GemmKernel::Wgmma) return true;
          return !shape.a_transposed && shape.b_transposed && shape.rows_aligned(8) && c.at("bk") == 64 &&
                 c.at("tm") >= 64 && c.at("tn") >= 64 && c.at("stages") >= 3;
+       }},
+      {"simt: micro-tiles of at most 8 x 8 and 1 or 2 stages; dmma: warp tiles of 8 x 8 blocks and a ring of 2 "
+       "or more stages",
+       [config](const Config& c) {
+         const GemmConfig g = config(c);
+         if (g.kernel == GemmKernel::Simt) return g.tm <= 8 && g.tn <= 8 && g.stages <= 2;
+         if (g.kernel == GemmKernel::Dmma) return g.tm >= 8 && g.tn >= 8 && g.stages >= 2;
+         return true;
        }},
       {"the micro-tile divides the block tile",
        [](const Config& c) { return c.at("bm") % c.at("tm") == 0 && c.at("bn") % c.at("tn") == 0; }},
@@ -123,11 +144,13 @@ ParameterSpace gemm_space(const GemmShape& shape, const Precision& p) {
          const GemmConfig g = config(c);
          return g.data_registers(p) <= (g.kernel == GemmKernel::Simt   ? kMaxSimtDataRegisters
                                         : g.kernel == GemmKernel::Wgmma ? kMaxWgmmaDataRegisters
+                                        : g.kernel == GemmKernel::Dmma  ? kMaxDmmaDataRegisters
                                                                         : kMaxTensorDataRegisters);
        }},
       {"the slices fit in shared memory (48 KiB static for simt, 227 KiB dynamic on tensor cores)",
-       [config, p, shape, tensor](const Config& c) {
-         return config(c).shared_bytes(shape, p) <= (tensor ? kDynamicSharedBytes : kStaticSharedBytes);
+       [config, p, shape](const Config& c) {
+         const GemmConfig g = config(c);
+         return g.shared_bytes(shape, p) <= (g.kernel == GemmKernel::Simt ? kStaticSharedBytes : kDynamicSharedBytes);
        }},
       {"split only counts for split_k, sk_grid only for stream_k and hybrid",
        [](const Config& c) {

@@ -1,6 +1,7 @@
 #pragma once
-// One GEMM configuration: the kernel (SIMT FMA for f32/f64; for bf16/f16 tensor cores, by
-// warp through mma.sync or by warpgroup through sm_90a's wgmma), its block tile, its thread or warp tile and pipeline depth, and the decomposition
+// One GEMM configuration: the kernel (SIMT FMA for f32, and for f64 beside DMMA's m8n8k4
+// mma.sync; for bf16/f16 tensor cores, by warp through mma.sync or by warpgroup through
+// sm_90a's wgmma), its block tile, its thread or warp tile and pipeline depth, and the decomposition
 // of the MAC-loop iterations over CTAs (gemm_schedule.h): data-parallel, fixed split-K,
 // Stream-K, or the two-tile Stream-K + data-parallel hybrid, with the Stream-K grid size.
 #include <cstdint>
@@ -12,7 +13,7 @@
 namespace ktune {
 
 enum class GemmDecomposition { DataParallel, SplitK, StreamK, Hybrid };
-enum class GemmKernel { Simt, Tensor, Wgmma };
+enum class GemmKernel { Simt, Tensor, Wgmma, Dmma };
 
 // The SMs a Stream-K grid is sized against: H100 SXM and H200 both have 132. A grid larger than
 // the device's is still correct (no CTA waits on another), only slower.
@@ -22,7 +23,7 @@ struct GemmConfig {
   GemmKernel kernel = GemmKernel::Simt;
   GemmDecomposition decomposition = GemmDecomposition::DataParallel;
   int64_t bm = 64, bn = 64, bk = 16;
-  int64_t tm = 4, tn = 4;  // Simt: a thread's micro-tile; Tensor: a warp's tile; Wgmma: a warpgroup's
+  int64_t tm = 4, tn = 4;  // Simt: a thread's micro-tile; Tensor, Dmma: a warp's tile; Wgmma: a warpgroup's
   int64_t stages = 2;      // Simt: 1 load then compute, 2 prefetch; Tensor: slices in the cp.async ring
   int64_t split = 1;       // split-K factor
   int64_t sk_grid = kGemmSms;  // Stream-K CTAs
@@ -37,8 +38,8 @@ struct GemmConfig {
   int64_t data_registers(const Precision& p) const;
 };
 
-// Whether `p` computes on tensor cores (bf16, f16 inputs).
-bool gemm_on_tensor_cores(const Precision& p);
+// Whether `p` takes 16-bit inputs (bf16, f16): the m16n8k16 mma.sync and wgmma kernels' precisions.
+bool gemm_16bit_inputs(const Precision& p);
 ParameterSpace gemm_space(const GemmShape& s, const Precision& p);
 
 }  // namespace ktune

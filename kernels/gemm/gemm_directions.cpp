@@ -37,18 +37,20 @@ Step scale(std::shared_ptr<const ParameterSpace> space, const char* parameter, b
 }
 
 Config start(GemmDecomposition d, GemmKernel kernel, const GemmShape& s, const Precision& p) {
-  const bool tensor = kernel != GemmKernel::Simt, wgmma = kernel == GemmKernel::Wgmma;
+  const bool tensor = kernel == GemmKernel::Tensor || kernel == GemmKernel::Wgmma, wgmma = kernel == GemmKernel::Wgmma;
+  const bool dmma = kernel == GemmKernel::Dmma;
   // mma.sync: four warps of 64 x 64 on a 128 x 128 tile, three slices in flight (CUTLASS's
   // sm_80 default). wgmma: two warpgroups of 64 x 256 on a 128 x 256 tile, four 64-deep
-  // slices in the ring (what Hopper's fastest GEMMs use).
-  Config c = {{"mma", wgmma ? 1 : 0},
+  // slices in the ring (what Hopper's fastest GEMMs use). DMMA: four warps of 32 x 32 on a
+  // 64 x 64 tile, three 16-deep slices.
+  Config c = {{"mma", wgmma || dmma ? 1 : 0},
               {"decomposition", static_cast<int64_t>(d)},
               {"bm", tensor ? 128 : 64},
               {"bn", wgmma ? 256 : tensor ? 128 : 64},
               {"bk", wgmma ? 64 : tensor ? 32 : 16},
-              {"tm", tensor ? 64 : 4},
-              {"tn", wgmma ? 256 : tensor ? 64 : 4},
-              {"stages", wgmma ? 4 : tensor ? 3 : 2},
+              {"tm", tensor ? 64 : dmma ? 32 : 4},
+              {"tn", wgmma ? 256 : tensor ? 64 : dmma ? 32 : 4},
+              {"stages", wgmma ? 4 : tensor || dmma ? 3 : 2},
               {"split", d == GemmDecomposition::SplitK ? 4 : 1},
               {"sk_grid", kGemmSms},
               {"raster", 1}};
@@ -64,16 +66,22 @@ CanonicalMoves GemmFamily::canonical_moves(const Problem& p) const {
   const auto space = std::make_shared<const ParameterSpace>(gemm_space(s, p.precision));
   CanonicalMoves moves;
   const std::vector<GemmKernel> kernels =
-      gemm_on_tensor_cores(p.precision) ? std::vector<GemmKernel>{GemmKernel::Wgmma, GemmKernel::Tensor}
-                                        : std::vector<GemmKernel>{GemmKernel::Simt};
+      gemm_16bit_inputs(p.precision)      ? std::vector<GemmKernel>{GemmKernel::Wgmma, GemmKernel::Tensor}
+      : p.precision.input == Dtype::F64 ? std::vector<GemmKernel>{GemmKernel::Dmma, GemmKernel::Simt}
+                                          : std::vector<GemmKernel>{GemmKernel::Simt};
   for (GemmKernel kernel : kernels)
     for (GemmDecomposition d : {GemmDecomposition::DataParallel, GemmDecomposition::SplitK, GemmDecomposition::StreamK,
                                 GemmDecomposition::Hybrid}) {
       Config c = start(d, kernel, s, p.precision);
       if (space->valid(c)) moves.starts.push_back(std::move(c));
     }
+  // Tiles shrink as well as grow: a skinny or small C needs more, smaller tiles to fill the
+  // device before Stream-K's split of k does.
   moves.directions = {{"bm", "coarsen", scale(space, "bm", true)},
                       {"bn", "coarsen", scale(space, "bn", true)},
+                      {"bm_down", "reshape", scale(space, "bm", false)},
+                      {"bn_down", "reshape", scale(space, "bn", false)},
+                      {"tn_down", "reshape", scale(space, "tn", false)},
                       {"tm", "coarsen", scale(space, "tm", true)},
                       {"tn", "reshape", scale(space, "tn", true)},
                       {"bk", "unroll", scale(space, "bk", true)},

@@ -25,6 +25,12 @@ CtaCosts costs_of(const GemmConfig& c, const Precision& p) {
     // f64 FMAs issue at half the f32 rate on sm_90.
     const double fma = p.accumulate == Dtype::F64 ? 2.0 : 1.0;
     k.iteration = 2 * loads + static_cast<double>(c.bk) * (c.tm + c.tn + fma * c.tm * c.tn);
+  } else if (c.kernel == GemmKernel::Dmma) {
+    // Two doubles a copy; per 8x8x4 step a lane reads one element of each block of A and B
+    // and a warp's DMMA does 256 FMAs, about twice the f64 FMA pipe's rate (an issue time of
+    // 4 FMAs per lane).
+    const double steps = static_cast<double>(c.bk / 4);
+    k.iteration = loads / 2 * 4 + steps * ((c.tm + c.tn) / 8.0 + (c.tm / 8) * (c.tn / 8) * 4.0);
   } else {
     // Operands arrive by cp.async, 8 elements a copy and its address arithmetic. A warp's
     // 16x16x16 mma does 4096 MACs in about the issue time of 8 FMAs per lane; a warpgroup's

@@ -32,6 +32,7 @@ const char* entry_of(const GemmConfig& c) {
   switch (c.kernel) {
     case GemmKernel::Tensor: return "gemm_tensor";
     case GemmKernel::Wgmma: return "gemm_wgmma";
+    case GemmKernel::Dmma: return "gemm_dmma";
     default: return "gemm_simt";
   }
 }
@@ -56,7 +57,8 @@ LaunchStep gemm_launch(const GemmShape& s, const GemmConfig& c, const Precision&
 std::string GemmFamily::description() const {
   return "Dense C = A·B (batched), operands generated from their indices and stored row-major, "
          "A and B each as is or transposed (problem.layout: nn, nt, tn, tt). A BM x BN tile per "
-         "CTA through shared memory: SIMT FMA micro-tiles for f32 and f64, m16n8k16 mma.sync fed by "
+         "CTA through shared memory: SIMT FMA micro-tiles for f32 and f64, DMMA (m8n8k4 mma.sync from a "
+         "cp.async ring) for f64, m16n8k16 mma.sync fed by "
          "ldmatrix from a ring of cp.async stages, or (layout nt, sm_90a) wgmma reading both operands "
          "from 128-byte-swizzled stages, for bf16 and f16 inputs (f32 accumulate and output). The MAC-loop iterations "
          "are decomposed data-parallel, fixed split-K, Stream-K (sk_grid CTAs, partial tiles fixed "
@@ -103,6 +105,7 @@ KernelSource GemmFamily::source(const Problem& p, const Config& config) const {
       src.code += templates::k_gemm_wgmma_cu;
       src.arch_specific = true;
       break;
+    case GemmKernel::Dmma: src.code += templates::k_gemm_dmma_cu; break;
     default: src.code += templates::k_gemm_simt_cu;
   }
   src.entries = {entry_of(c)};
@@ -121,7 +124,8 @@ KernelSource GemmFamily::source(const Problem& p, const Config& config) const {
                  std::string("-DKT_B_T=") + (s.b_transposed ? "1" : "0"),
                  std::string("-DKT_MMA_BF16=") + (p.precision.input == Dtype::BF16 ? "1" : "0"),
                  // 16-byte copies need each operand's rows to start 16-byte aligned.
-                 std::string("-DKT_ALIGNED=") + (s.rows_aligned(8) ? "1" : "0")};
+                 std::string("-DKT_ALIGNED=") +
+                     (s.rows_aligned(16 / static_cast<int64_t>(dtype_size(p.precision.input))) ? "1" : "0")};
   return src;
 }
 
@@ -199,7 +203,7 @@ double GemmFamily::min_bytes(const Workload&, const Problem& p) const {
 
 std::vector<std::string_view> GemmFamily::templates() const {
   return {templates::k_gemm_common_cuh, templates::k_gemm_simt_cu, templates::k_gemm_tensor_cu,
-          templates::k_gemm_wgmma_cu};
+          templates::k_gemm_wgmma_cu, templates::k_gemm_dmma_cu};
 }
 
 std::unique_ptr<KernelFamily> make_gemm_family() { return std::make_unique<GemmFamily>(); }

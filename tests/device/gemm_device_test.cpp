@@ -92,6 +92,42 @@ TEST_F(GemmOnDevice, TensorCoreConfigurationsVerifyInEveryLayoutAlignedAndRagged
   }
 }
 
+// DMMA (f64): every layout, rows of even length (16-byte copies) and odd (element by element),
+// warp tiles 8 to 64, rings of 2 to 5 stages, every decomposition.
+TEST_F(GemmOnDevice, DmmaConfigurationsVerifyInEveryLayoutAlignedAndRagged) {
+  const GemmFamily family;
+  const Workload dense{WorkloadKind::Dense, {}};
+  ThreadPool pool;
+  std::vector<Pending> pending;
+  const std::vector<Config> configs = {
+      tile("data_parallel", 64, 64, 16, 32, 32, 3, 1, 132, 1, 1), tile("data_parallel", 32, 16, 8, 8, 16, 2, 1, 132, 1, 1),
+      tile("split_k", 64, 64, 32, 32, 32, 4, 4, 132, 1, 1),      tile("stream_k", 64, 128, 32, 32, 32, 4, 1, 8, 1, 1),
+      tile("hybrid", 128, 64, 16, 64, 16, 2, 1, 4, 2, 1),        tile("stream_k", 32, 64, 16, 16, 16, 5, 1, 132, 4, 1)};
+  for (const char* layout : {"nn", "nt", "tn", "tt"})
+    for (const auto& [m, n, k, batch] : {std::array<int64_t, 4>{200, 136, 72, 2}, std::array<int64_t, 4>{77, 45, 53, 1}}) {
+      const Problem problem = make_problem(family, {{"m", m}, {"n", n}, {"k", k}, {"batch", batch}, {"layout", layout}},
+                                           Precision::uniform(Dtype::F64));
+      const ParameterSpace space = family.space(problem);
+      for (const Config& config : configs) {
+        ASSERT_TRUE(space.valid(config)) << space.canonical(config) << ": " << space.violation(config);
+        KernelSource s = family.source(problem, config);
+        CompileRequest request{std::move(s.code), std::move(s.entries), std::move(s.options), measurer().device().arch()};
+        pending.push_back({space.canonical(config) + " " + layout + " " + std::to_string(m) + "x" + std::to_string(n) +
+                               "x" + std::to_string(k),
+                           problem, config, pool.submit([request] { return NvrtcCompiler{}.compile(request); })});
+      }
+    }
+  for (Pending& p : pending) {
+    const CompiledKernel k = p.kernel.get();
+    ASSERT_TRUE(k.ok) << p.what << "\n" << k.log;
+    MeasureOptions options;
+    options.max_seconds = 0.02;
+    const Measurement m = measurer().measure(k, family.prepare(dense, p.problem, p.config),
+                                             family.reference(dense, p.problem), options);
+    EXPECT_EQ(m.status, MeasureStatus::Ok) << p.what << ": " << m.message;
+  }
+}
+
 TEST_F(GemmOnDevice, ListedTilesAgainstCublasOn4096Cubed) {
   const GemmFamily family;
   const Workload dense{WorkloadKind::Dense, {}};

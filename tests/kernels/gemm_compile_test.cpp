@@ -34,12 +34,22 @@ TEST(GemmCompile, ASampleOfEveryPrecisionAndLayoutCompilesForSm90WithoutSpills) 
       SpaceRng rng(31 + l);
       std::vector<Config> configs = space.sample(rng, 4);
       // wgmma is valid in nt only, where the sample may miss it: its widest tiles too.
-      if (layouts[l] == "nt" && gemm_on_tensor_cores(precision))
+      if (layouts[l] == "nt" && gemm_16bit_inputs(precision))
         for (const auto& [bm, bn, tm, tn, stages] :
              {std::array<int64_t, 5>{128, 256, 64, 256, 4}, {128, 128, 128, 128, 5}, {64, 128, 64, 64, 3}}) {
           Config c = space.first_valid();
           c["mma"] = 1, c["decomposition"] = 2, c["split"] = 1, c["sk_grid"] = 132, c["bk"] = 64;
           c["bm"] = bm, c["bn"] = bn, c["tm"] = tm, c["tn"] = tn, c["stages"] = stages;
+          EXPECT_TRUE(space.valid(c)) << space.canonical(c) << ": " << space.violation(c);
+          configs.push_back(c);
+        }
+      // DMMA's warp tiles, one to four warps and rings of 2 to 4 stages.
+      if (precision.input == Dtype::F64)
+        for (const auto& [bm, bn, bk, tm, tn, stages] :
+             {std::array<int64_t, 6>{64, 64, 16, 32, 32, 3}, {64, 128, 32, 32, 32, 4}, {32, 32, 8, 16, 16, 2}}) {
+          Config c = space.first_valid();
+          c["mma"] = 1, c["decomposition"] = 2, c["split"] = 1, c["sk_grid"] = 132;
+          c["bm"] = bm, c["bn"] = bn, c["bk"] = bk, c["tm"] = tm, c["tn"] = tn, c["stages"] = stages;
           EXPECT_TRUE(space.valid(c)) << space.canonical(c) << ": " << space.violation(c);
           configs.push_back(c);
         }

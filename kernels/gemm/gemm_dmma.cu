@@ -1,0 +1,145 @@
+// Tensor-core GEMM for f64 (DMMA): a BM x BN tile per CTA, a TM x TN tile per warp of
+// m8n8k4 mma.sync, k-slices streamed through a KT_STAGES-deep ring of shared memory filled by
+// cp.async in 16-byte chunks (two doubles), each operand's slice kept as it lies in memory.
+// DMMA has no ldmatrix: a lane reads its one element of A and of B per 8x8x4 step straight
+// from shared memory. Rows are padded so that a warp's 32 doubles take the two wavefronts
+// they must: 4 elements where k runs along the row (8 rows of 4 doubles, 32 words apart
+// modulo 32 banks), 8 where m or n does (4 rows of 8). Shapes whose contiguous extents are
+// odd (KT_ALIGNED 0) copy element by element, synchronously. Extra parameters (-D): KT_TM,
+// KT_TN, KT_STAGES, KT_ALIGNED.
+#define KT_WARPS_N (KT_BN / KT_TN)
+#define KT_MT (KT_TM / 8)
+#define KT_NT (KT_TN / 8)
+#define KT_PER_THREAD (KT_MT * KT_NT * 2)
+#define KT_A_ROWS (KT_A_T ? KT_BK : KT_BM)
+#define KT_A_COLS (KT_A_T ? KT_BM : KT_BK)
+#define KT_B_ROWS (KT_B_T ? KT_BN : KT_BK)
+#define KT_B_COLS (KT_B_T ? KT_BK : KT_BN)
+#define KT_A_LD (KT_A_COLS + (KT_A_T ? 8 : 4))
+#define KT_B_LD (KT_B_COLS + (KT_B_T ? 4 : 8))
+#define KT_A_STAGE (KT_A_ROWS * KT_A_LD)
+#define KT_B_STAGE (KT_B_ROWS * KT_B_LD)
+
+__device__ __forceinline__ void kt_cp_async16(double* dst, const double* src, bool valid) {
+  const unsigned address = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(address), "l"(src), "r"(valid ? 16 : 0));
+}
+__device__ __forceinline__ void kt_cp_async_commit() { asm volatile("cp.async.commit_group;"); }
+template <int N>
+__device__ __forceinline__ void kt_cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(N));
+}
+
+// ROWS x COLS (COLS even) of an operand with leading dimension `ld` from (r0, c0), valid inside
+// rows_total x cols_total, into `dst` with leading dimension LD.
+template <int ROWS, int COLS, int LD>
+__device__ __forceinline__ void kt_copy_slice(double* dst, const double* src, int ld, int r0, int c0, int rows_total,
+                                              int cols_total) {
+  constexpr int kChunksPerRow = COLS / 2, kChunks = ROWS * kChunksPerRow;
+#pragma unroll
+  for (int i = 0; i < (kChunks + KT_THREADS - 1) / KT_THREADS; ++i) {
+    const int chunk = i * KT_THREADS + threadIdx.x;
+    if (kChunks % KT_THREADS != 0 && chunk >= kChunks) break;
+    const int r = chunk / kChunksPerRow, c = chunk % kChunksPerRow * 2;
+    const int row = r0 + r, col = c0 + c;
+    double* to = dst + r * LD + c;
+#if KT_ALIGNED
+    const bool valid = row < rows_total && col < cols_total;
+    kt_cp_async16(to, valid ? src + (long long)row * ld + col : src, valid);
+#else
+    to[0] = row < rows_total && col < cols_total ? src[(long long)row * ld + col] : 0.0;
+    to[1] = row < rows_total && col + 1 < cols_total ? src[(long long)row * ld + col + 1] : 0.0;
+#endif
+  }
+}
+
+__device__ __forceinline__ void kt_load_stage(double* sa, double* sb, const double* a, const double* b,
+                                              const KtSchedule& s, int row0, int col0, int k0) {
+  if (KT_A_T) kt_copy_slice<KT_BK, KT_BM, KT_A_LD>(sa, a, s.m, k0, row0, s.k, s.m);
+  else kt_copy_slice<KT_BM, KT_BK, KT_A_LD>(sa, a, s.k, row0, k0, s.m, s.k);
+  if (KT_B_T) kt_copy_slice<KT_BN, KT_BK, KT_B_LD>(sb, b, s.k, col0, k0, s.n, s.k);
+  else kt_copy_slice<KT_BK, KT_BN, KT_B_LD>(sb, b, s.n, k0, col0, s.k, s.n);
+}
+
+// acc holds the warp's 8x8 accumulators, block (i, j) at (i * KT_NT + j) * 2: a lane's row
+// lane / 4, columns 2 (lane % 4) + 0/1.
+__device__ __forceinline__ void kt_compute(const double* sa, const double* sb, double (&acc)[KT_PER_THREAD], int wrow,
+                                           int wcol, int lane) {
+  const int g = lane / 4, t = lane % 4;
+#pragma unroll
+  for (int kk = 0; kk < KT_BK; kk += 4) {
+    double fa[KT_MT], fb[KT_NT];
+#pragma unroll
+    for (int i = 0; i < KT_MT; ++i) {  // A(row g, k t) of block i
+      const int row = wrow + i * 8 + g, k = kk + t;
+      fa[i] = KT_A_T ? sa[k * KT_A_LD + row] : sa[row * KT_A_LD + k];
+    }
+#pragma unroll
+    for (int j = 0; j < KT_NT; ++j) {  // B(k t, column g) of block j
+      const int col = wcol + j * 8 + g, k = kk + t;
+      fb[j] = KT_B_T ? sb[col * KT_B_LD + k] : sb[k * KT_B_LD + col];
+    }
+#pragma unroll
+    for (int i = 0; i < KT_MT; ++i)
+#pragma unroll
+      for (int j = 0; j < KT_NT; ++j) {
+        double* d = acc + (i * KT_NT + j) * 2;
+        asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
+                     : "+d"(d[0]), "+d"(d[1])
+                     : "d"(fa[i]), "d"(fb[j]));
+      }
+  }
+}
+
+extern "C" __global__ void __launch_bounds__(KT_THREADS, 1)
+    gemm_dmma(KT_SCHEDULE_PARAMS, const double* __restrict__ a, const double* __restrict__ b, double* __restrict__ c,
+              double* __restrict__ workspace, int* __restrict__ counters) {
+  const KtSchedule s = KT_SCHEDULE;
+  extern __shared__ __align__(16) unsigned char kt_dynamic_smem[];
+  double* sa = reinterpret_cast<double*>(kt_dynamic_smem);
+  double* sb = sa + KT_STAGES * KT_A_STAGE;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int wrow = (warp / KT_WARPS_N) * KT_TM, wcol = (warp % KT_WARPS_N) * KT_TN;
+  int it, end;
+  kt_cta_range(s, blockIdx.x, it, end);
+  const int per_batch = s.tiles_m * s.tiles_n;
+  while (it < end) {
+    const int tile = it / s.ipt;
+    const int t_begin = tile * s.ipt;
+    const int seg_end = min(end, t_begin + s.ipt);
+    const int in_batch = tile % per_batch, batch = tile / per_batch;
+    int row0, col0;
+    kt_tile_origin(s, in_batch, row0, col0);
+    const double* a_batch = a + (long long)batch * s.m * s.k;
+    const double* b_batch = b + (long long)batch * s.k * s.n;
+    const int it0 = it - t_begin, iterations = seg_end - it;
+    double acc[KT_PER_THREAD];
+#pragma unroll
+    for (int q = 0; q < KT_PER_THREAD; ++q) acc[q] = 0.0;
+    __syncthreads();  // every warp is done with the previous tile's slices
+#pragma unroll
+    for (int st = 0; st < KT_STAGES - 1; ++st) {
+      if (st < iterations)
+        kt_load_stage(sa + st * KT_A_STAGE, sb + st * KT_B_STAGE, a_batch, b_batch, s, row0, col0, (it0 + st) * KT_BK);
+      kt_cp_async_commit();
+    }
+    int read = 0, write = KT_STAGES - 1;
+    for (int i = 0; i < iterations; ++i) {
+      kt_cp_async_wait<KT_STAGES - 2>();  // slice i has landed (this thread's chunks)
+      __syncthreads();                    // ... every thread's, and slice i - 1's stage is free
+      if (i + KT_STAGES - 1 < iterations)
+        kt_load_stage(sa + write * KT_A_STAGE, sb + write * KT_B_STAGE, a_batch, b_batch, s, row0, col0,
+                      (it0 + i + KT_STAGES - 1) * KT_BK);
+      kt_cp_async_commit();
+      kt_compute(sa + read * KT_A_STAGE, sb + read * KT_B_STAGE, acc, wrow, wcol, lane);
+      read = read + 1 == KT_STAGES ? 0 : read + 1;
+      write = write + 1 == KT_STAGES ? 0 : write + 1;
+    }
+    kt_cp_async_wait<0>();
+    kt_finish_tile<KT_PER_THREAD>(
+        s, tile, t_begin, it, seg_end, acc,
+        [=](int q) { return wrow + q / (KT_NT * 2) * 8 + lane / 4; },
+        [=](int q) { return wcol + q / 2 % KT_NT * 8 + lane % 4 * 2 + q % 2; }, c, workspace, counters);
+    it = seg_end;
+  }
+}
