@@ -110,6 +110,10 @@ class KernelFamily {
   virtual LaunchPlan vendor_plan(const Workload& w, const Problem& p) const;
 
   virtual WorkEstimate estimate(const Workload& w, const Problem& p, const Config& config) const = 0;
+  // Whether the PTX interpreter runs this configuration's kernels. Where it cannot (tensor-core
+  // instructions it lacks), the walk and the ranking take the first cost model's answer without
+  // compiling the configuration for the emulator first.
+  virtual bool emulable(const Problem& p, const Config& config) const { return true; }
   virtual double flops(const Workload& w, const Problem& p) const = 0;
   virtual double min_bytes(const Workload& w, const Problem& p) const = 0;
   // The emulator's work per block of one launch of `plan` (and each block's longest thread's

@@ -48,6 +48,8 @@ EmulatorOracle::Entry& EmulatorOracle::entry(const Config& config) {
   Entry& e = entries_[config];
   std::string why;
   try {
+    if (!family_.emulable(problem_, config))
+      throw InputError("the PTX interpreter does not run this configuration's instructions");
     e.kernel = compile_(config);
     if (!e.kernel || !e.kernel->ok) throw InputError("does not compile" + (e.kernel ? ": " + e.kernel->log : ""));
     LaunchPlan plan = plan_for(config);

@@ -195,6 +195,10 @@ WorkEstimate GemmFamily::estimate(const Workload&, const Problem& p, const Confi
   return estimate_gemm(GemmShape::of(p), GemmConfig::from(config, p.precision), p.precision);
 }
 
+bool GemmFamily::emulable(const Problem& p, const Config& config) const {
+  return GemmConfig::from(config, p.precision).kernel == GemmKernel::Simt;
+}
+
 double GemmFamily::flops(const Workload&, const Problem& p) const { return 2.0 * GemmShape::of(p).c_elements() * GemmShape::of(p).k; }
 
 double GemmFamily::min_bytes(const Workload&, const Problem& p) const {

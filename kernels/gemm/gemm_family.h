@@ -30,6 +30,8 @@ class GemmFamily : public KernelFamily {
   std::vector<VendorCall> vendor_calls(const Workload& w, const Problem& p) const override;
   LaunchPlan vendor_plan(const Workload& w, const Problem& p) const override;
   WorkEstimate estimate(const Workload& w, const Problem& p, const Config& config) const override;
+  // The SIMT kernel only: the interpreter runs no mma, ldmatrix, cp.async or wgmma.
+  bool emulable(const Problem& p, const Config& config) const override;
   double flops(const Workload& w, const Problem& p) const override;
   double min_bytes(const Workload& w, const Problem& p) const override;
   CanonicalMoves canonical_moves(const Problem& p) const override;

@@ -105,5 +105,24 @@ TEST_F(OracleFixture, TheWalkOnTheEmulatorEndsOnAValidConfiguration) {
   EXPECT_TRUE(family.space({}).valid(*walked)) << family.space({}).violation(*walked);
 }
 
+TEST_F(OracleFixture, AConfigurationTheInterpreterCannotRunIsNeverCompiledForIt) {
+  const KernelFamily& gemm = *find_family("gemm");
+  const Workload dense{WorkloadKind::Dense, {}};
+  for (const Dtype input : {Dtype::BF16, Dtype::F32}) {
+    const Problem p = make_problem(gemm, {{"m", 64}, {"n", 64}, {"k", 64}}, {input, Dtype::F32, Dtype::F32});
+    const Config config = gemm.space(p).first_valid();
+    int compiles = 0;
+    FirstModelOracle first(gemm, dense, p, gpu, assumed());
+    EmulatorOracle oracle(gemm, dense, p, gpu, [&](const Config& c) {
+      ++compiles;
+      return cache.get(tuner().compile_request(gemm, p, c));
+    }, first);
+    ASSERT_TRUE(oracle.evaluate(config));
+    // bf16 runs on mma.sync, which the interpreter lacks; f32's SIMT kernel it runs.
+    EXPECT_EQ(compiles, input == Dtype::BF16 ? 0 : 1) << to_string(input);
+    EXPECT_EQ(gemm.emulable(p, config), input != Dtype::BF16);
+  }
+}
+
 }  // namespace
 }  // namespace ktune
