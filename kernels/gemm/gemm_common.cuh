@@ -194,3 +194,18 @@ __device__ __forceinline__ void kt_fetch(const KT_IN* a, const KT_IN* b, const K
     }
   }
 }
+
+// cp.async, for the tensor-core kernels' rings of k-slices: one 16-byte chunk from global to
+// shared memory; a chunk outside the operand copies no bytes and fills its 16 with zeros.
+__device__ __forceinline__ void kt_cp_async16(unsigned shared_address, const KT_IN* src, bool valid) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(shared_address), "l"(src), "r"(valid ? 16 : 0));
+}
+__device__ __forceinline__ void kt_cp_async16(KT_IN* dst, const KT_IN* src, bool valid) {
+  kt_cp_async16((unsigned)__cvta_generic_to_shared(dst), src, valid);
+}
+__device__ __forceinline__ void kt_cp_async_commit() { asm volatile("cp.async.commit_group;"); }
+// Waits until at most N of this thread's committed groups are still in flight.
+template <int N>
+__device__ __forceinline__ void kt_cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(N));
+}

@@ -20,16 +20,6 @@
 #define KT_A_STAGE (KT_A_ROWS * KT_A_LD)
 #define KT_B_STAGE (KT_B_ROWS * KT_B_LD)
 
-__device__ __forceinline__ void kt_cp_async16(double* dst, const double* src, bool valid) {
-  const unsigned address = (unsigned)__cvta_generic_to_shared(dst);
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(address), "l"(src), "r"(valid ? 16 : 0));
-}
-__device__ __forceinline__ void kt_cp_async_commit() { asm volatile("cp.async.commit_group;"); }
-template <int N>
-__device__ __forceinline__ void kt_cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;" ::"n"(N));
-}
-
 // ROWS x COLS (COLS even) of an operand with leading dimension `ld` from (r0, c0), valid inside
 // rows_total x cols_total, into `dst` with leading dimension LD.
 template <int ROWS, int COLS, int LD>

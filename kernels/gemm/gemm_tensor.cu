@@ -23,17 +23,6 @@
 #define KT_A_STAGE (KT_A_ROWS * KT_A_LD)
 #define KT_B_STAGE (KT_B_ROWS * KT_B_LD)
 
-__device__ __forceinline__ void kt_cp_async16(KT_IN* dst, const KT_IN* src, bool valid) {
-  const unsigned address = (unsigned)__cvta_generic_to_shared(dst);
-  // A chunk outside the operand copies no bytes and fills its 16 with zeros.
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(address), "l"(src), "r"(valid ? 16 : 0));
-}
-__device__ __forceinline__ void kt_cp_async_commit() { asm volatile("cp.async.commit_group;"); }
-template <int N>
-__device__ __forceinline__ void kt_cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;" ::"n"(N));
-}
-
 // Copies rows x cols (cols a multiple of 8) of an operand stored with leading dimension `ld`,
 // starting at (r0, c0) and valid inside rows x cols_total, into `dst` with leading dimension
 // cols + 8: 16-byte chunks, neighbouring threads on neighbouring chunks of a row.

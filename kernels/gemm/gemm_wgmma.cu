@@ -15,16 +15,6 @@
 #define KT_A_BYTES (KT_BM * 128)
 #define KT_B_BYTES (KT_BN * 128)
 
-__device__ __forceinline__ void kt_cp_async16(unsigned dst, const KT_IN* src, bool valid) {
-  // A chunk outside the operand copies no bytes and fills its 16 with zeros.
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(valid ? 16 : 0));
-}
-__device__ __forceinline__ void kt_cp_async_commit() { asm volatile("cp.async.commit_group;"); }
-template <int N>
-__device__ __forceinline__ void kt_cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;" ::"n"(N));
-}
-
 // ROWS rows of 64 k from `tile` (k-major, leading dimension s.k, `valid_rows` of them inside
 // the operand) from k0 on, into the swizzled slice at shared address `dst`.
 template <int ROWS>

@@ -40,96 +40,89 @@ std::vector<Config> listed_wgmma() {
           tile("hybrid", 256, 128, 64, 128, 128, 3, 1, 4, 2, 1),       tile("stream_k", 128, 256, 64, 64, 256, 4, 1, 132, 4, 1)};
 }
 
-struct Pending {
-  std::string what;
-  Problem problem;
-  Config config;
-  std::future<CompiledKernel> kernel;
+std::string shape_name(int64_t m, int64_t n, int64_t k) {
+  return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+}
+
+// Compiles each configuration added on a pool, then measures every one through the worker,
+// which verifies C's sample against the double-precision reference.
+class GemmOnDevice : public DeviceTest {
+ protected:
+  void add(const Problem& problem, const Config& config, const std::string& what) {
+    const ParameterSpace space = family_.space(problem);
+    ASSERT_TRUE(space.valid(config)) << space.canonical(config) << " " << what << ": " << space.violation(config);
+    KernelSource s = family_.source(problem, config);
+    const std::string arch = compile_arch(s, measurer().device().arch());
+    CompileRequest request{std::move(s.code), std::move(s.entries), std::move(s.options), arch};
+    pending_.push_back({space.canonical(config) + " " + what, problem, config,
+                        pool_.submit([request] { return NvrtcCompiler{}.compile(request); })});
+  }
+  void expect_every_one_verifies() {
+    const Workload dense{WorkloadKind::Dense, {}};
+    for (Pending& p : pending_) {
+      const CompiledKernel k = p.kernel.get();
+      ASSERT_TRUE(k.ok) << p.what << "\n" << k.log;
+      MeasureOptions options;
+      options.max_seconds = 0.02;
+      const Measurement m = measurer().measure(k, family_.prepare(dense, p.problem, p.config),
+                                               family_.reference(dense, p.problem), options);
+      EXPECT_EQ(m.status, MeasureStatus::Ok) << p.what << ": " << m.message;
+    }
+  }
+  const GemmFamily family_;
+
+ private:
+  struct Pending {
+    std::string what;
+    Problem problem;
+    Config config;
+    std::future<CompiledKernel> kernel;
+  };
+  ThreadPool pool_;
+  std::vector<Pending> pending_;
 };
 
-class GemmOnDevice : public DeviceTest {};
-
 TEST_F(GemmOnDevice, TensorCoreConfigurationsVerifyInEveryLayoutAlignedAndRagged) {
-  const GemmFamily family;
-  const Workload dense{WorkloadKind::Dense, {}};
-  ThreadPool pool;
-  std::vector<Pending> pending;
   for (Dtype input : {Dtype::BF16, Dtype::F16}) {
     const Precision precision{input, Dtype::F32, Dtype::F32};
     for (const char* layout : {"nn", "nt", "tn", "tt"}) {
       for (const auto& [m, n, k, batch] : {std::array<int64_t, 4>{200, 136, 72, 2}, std::array<int64_t, 4>{77, 45, 53, 1},
                                      std::array<int64_t, 4>{77, 45, 56, 1}}) {
         const Problem problem =
-            make_problem(family, {{"m", m}, {"n", n}, {"k", k}, {"batch", batch}, {"layout", layout}}, precision);
-        const ParameterSpace space = family.space(problem);
+            make_problem(family_, {{"m", m}, {"n", n}, {"k", k}, {"batch", batch}, {"layout", layout}}, precision);
         std::vector<Config> configs = listed();
         if (std::string(layout) == "nt" && k % 8 == 0) {  // wgmma's 16-byte rows
           const std::vector<Config> w = listed_wgmma();
           configs.insert(configs.end(), w.begin(), w.end());
         }
         SpaceRng rng(7);
-        for (Config& c : space.sample(rng, 3)) configs.push_back(std::move(c));
-        for (const Config& config : configs) {
-          ASSERT_TRUE(space.valid(config)) << space.canonical(config) << ": " << space.violation(config);
-          KernelSource s = family.source(problem, config);
-          const std::string arch = compile_arch(s, measurer().device().arch());
-          CompileRequest request{std::move(s.code), std::move(s.entries), std::move(s.options), arch};
-          pending.push_back({space.canonical(config) + " " + layout + " " + std::to_string(m) + "x" +
-                                 std::to_string(n) + "x" + std::to_string(k) + " " + to_string(precision),
-                             problem, config, pool.submit([request] { return NvrtcCompiler{}.compile(request); })});
-        }
+        for (Config& c : family_.space(problem).sample(rng, 3)) configs.push_back(std::move(c));
+        for (const Config& config : configs)
+          add(problem, config, std::string(layout) + " " + shape_name(m, n, k) + " " + to_string(precision));
       }
     }
   }
-  for (Pending& p : pending) {
-    const CompiledKernel k = p.kernel.get();
-    ASSERT_TRUE(k.ok) << p.what << "\n" << k.log;
-    MeasureOptions options;
-    options.max_seconds = 0.02;
-    const Measurement m = measurer().measure(k, family.prepare(dense, p.problem, p.config),
-                                             family.reference(dense, p.problem), options);
-    EXPECT_EQ(m.status, MeasureStatus::Ok) << p.what << ": " << m.message;
-  }
+  expect_every_one_verifies();
 }
 
 // DMMA (f64): every layout, rows of even length (16-byte copies) and odd (element by element),
 // warp tiles 8 to 64, rings of 2 to 5 stages, every decomposition.
 TEST_F(GemmOnDevice, DmmaConfigurationsVerifyInEveryLayoutAlignedAndRagged) {
-  const GemmFamily family;
-  const Workload dense{WorkloadKind::Dense, {}};
-  ThreadPool pool;
-  std::vector<Pending> pending;
   const std::vector<Config> configs = {
       tile("data_parallel", 64, 64, 16, 32, 32, 3, 1, 132, 1, 1), tile("data_parallel", 32, 16, 8, 8, 16, 2, 1, 132, 1, 1),
       tile("split_k", 64, 64, 32, 32, 32, 4, 4, 132, 1, 1),      tile("stream_k", 64, 128, 32, 32, 32, 4, 1, 8, 1, 1),
       tile("hybrid", 128, 64, 16, 64, 16, 2, 1, 4, 2, 1),        tile("stream_k", 32, 64, 16, 16, 16, 5, 1, 132, 4, 1)};
   for (const char* layout : {"nn", "nt", "tn", "tt"})
     for (const auto& [m, n, k, batch] : {std::array<int64_t, 4>{200, 136, 72, 2}, std::array<int64_t, 4>{77, 45, 53, 1}}) {
-      const Problem problem = make_problem(family, {{"m", m}, {"n", n}, {"k", k}, {"batch", batch}, {"layout", layout}},
+      const Problem problem = make_problem(family_, {{"m", m}, {"n", n}, {"k", k}, {"batch", batch}, {"layout", layout}},
                                            Precision::uniform(Dtype::F64));
-      const ParameterSpace space = family.space(problem);
-      for (const Config& config : configs) {
-        ASSERT_TRUE(space.valid(config)) << space.canonical(config) << ": " << space.violation(config);
-        KernelSource s = family.source(problem, config);
-        CompileRequest request{std::move(s.code), std::move(s.entries), std::move(s.options), measurer().device().arch()};
-        pending.push_back({space.canonical(config) + " " + layout + " " + std::to_string(m) + "x" + std::to_string(n) +
-                               "x" + std::to_string(k),
-                           problem, config, pool.submit([request] { return NvrtcCompiler{}.compile(request); })});
-      }
+      for (const Config& config : configs) add(problem, config, std::string(layout) + " " + shape_name(m, n, k));
     }
-  for (Pending& p : pending) {
-    const CompiledKernel k = p.kernel.get();
-    ASSERT_TRUE(k.ok) << p.what << "\n" << k.log;
-    MeasureOptions options;
-    options.max_seconds = 0.02;
-    const Measurement m = measurer().measure(k, family.prepare(dense, p.problem, p.config),
-                                             family.reference(dense, p.problem), options);
-    EXPECT_EQ(m.status, MeasureStatus::Ok) << p.what << ": " << m.message;
-  }
+  expect_every_one_verifies();
 }
 
 TEST_F(GemmOnDevice, ListedTilesAgainstCublasOn4096Cubed) {
-  const GemmFamily family;
+  const GemmFamily& family = family_;
   const Workload dense{WorkloadKind::Dense, {}};
   for (const char* layout : {"nn", "nt"}) {
     const Problem problem = make_problem(family, {{"m", 4096}, {"n", 4096}, {"k", 4096}, {"layout", layout}},
