@@ -6,8 +6,10 @@
 #include <set>
 
 #include "kernels/gemm/gemm_check.h"
+#include "kernels/gemm/gemm_config.h"
 #include "kernels/gemm/gemm_estimate.h"
 #include "kernels/gemm/gemm_family.h"
+#include "kernels/gemm/gemm_wgmma_call.h"
 #include "kernels/gemm/gemm_operands.h"
 #include "kernels/gemm/gemm_reference.h"
 #include "kernels/gemm/gemm_schedule.h"
@@ -197,6 +199,84 @@ TEST(GemmVendor, CublasSeesTheRowMajorProductAsTheColumnMajorTranspose) {
   ASSERT_EQ(calls.size(), 1u + kGemmLtCandidates);
   EXPECT_EQ(calls[0].name, "cublas_gemm");
   EXPECT_EQ(calls[1].name, "cublaslt_gemm");
+}
+
+}  // namespace
+}  // namespace ktune
+
+namespace ktune {
+namespace {
+
+TEST(GemmWgmmaCall, NamesEveryAccumulatorOfItsWidthAndRefusesWhatWgmmaLacks) {
+  for (const int64_t n : {64, 128, 256}) {
+    const std::string code = wgmma_call_source(n, Dtype::BF16);
+    EXPECT_NE(code.find("wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k16.f32.bf16.bf16"), std::string::npos);
+    size_t operands = 0;
+    for (size_t at = code.find("\"+f\""); at != std::string::npos; at = code.find("\"+f\"", at + 1)) ++operands;
+    EXPECT_EQ(operands, static_cast<size_t>(n / 2)) << n;
+    // The descriptors follow the accumulators, then the scale-d predicate's register.
+    EXPECT_NE(code.find("}, %" + std::to_string(n / 2) + ", %" + std::to_string(n / 2 + 1) + ", p, 1, 1, 0, 0;"),
+              std::string::npos);
+  }
+  EXPECT_NE(wgmma_call_source(64, Dtype::F16).find(".f32.f16.f16"), std::string::npos);
+  EXPECT_THROW(wgmma_call_source(100, Dtype::BF16), std::invalid_argument);
+  EXPECT_THROW(wgmma_call_source(512, Dtype::BF16), std::invalid_argument);
+  EXPECT_THROW(wgmma_call_source(64, Dtype::F32), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace ktune
+
+namespace ktune {
+namespace {
+
+// Why the space refuses a configuration given as JSON; empty when it takes it.
+std::string refusal(const ParameterSpace& space, const nlohmann::json& parameters) {
+  try {
+    space.from_json(parameters);
+    return "";
+  } catch (const InputError& e) {
+    return e.what();
+  }
+}
+
+TEST(GemmSpace, WgmmaOnlyWhereBothOperandsAreKMajorWithAlignedRows) {
+  const GemmFamily gemm;
+  auto space_of = [&](const char* layout, int64_t k) {
+    return gemm.space(make_problem(gemm, {{"m", 256}, {"n", 256}, {"k", k}, {"layout", layout}},
+                                   {Dtype::BF16, Dtype::F32, Dtype::F32}));
+  };
+  const nlohmann::json wgmma = {{"mma", "wgmma"}, {"decomposition", "data_parallel"}, {"bm", 128}, {"bn", 256},
+                                {"bk", 64}, {"tm", 64}, {"tn", 256}, {"stages", 4}, {"split", 1},
+                                {"sk_grid", kGemmSms}, {"raster", 1}};
+  EXPECT_EQ(refusal(space_of("nt", 256), wgmma), "");
+  for (const auto& [layout, k] : {std::pair<const char*, int64_t>{"nn", 256}, {"tn", 256}, {"nt", 253}})
+    EXPECT_NE(refusal(space_of(layout, k), wgmma).find("wgmma reads both operands k-major"), std::string::npos)
+        << layout << " k=" << k;
+  // A ring of two stages leaves no slice loading while one lands.
+  nlohmann::json shallow = wgmma;
+  shallow["stages"] = 2;
+  EXPECT_NE(refusal(space_of("nt", 256), shallow).find("at least 3"), std::string::npos);
+  // The warpgroups' accumulators fit 128 registers: one warpgroup of 128 x 256 does not.
+  nlohmann::json wide = wgmma;
+  wide["tm"] = 128;
+  EXPECT_NE(refusal(space_of("nt", 256), wide).find("registers"), std::string::npos);
+}
+
+TEST(GemmSpace, DmmaIsAnF64InstructionOnWarpTilesOfEightByEightBlocks) {
+  const GemmFamily gemm;
+  const Problem f64 = make_problem(gemm, {{"m", 256}, {"n", 256}, {"k", 256}}, Precision::uniform(Dtype::F64));
+  const Problem f32 = make_problem(gemm, {{"m", 256}, {"n", 256}, {"k", 256}}, Precision::uniform(Dtype::F32));
+  nlohmann::json dmma = {{"mma", "dmma"}, {"decomposition", "data_parallel"}, {"bm", 64}, {"bn", 64}, {"bk", 16},
+                         {"tm", 32}, {"tn", 32}, {"stages", 3}, {"split", 1}, {"sk_grid", kGemmSms}, {"raster", 1}};
+  const ParameterSpace s = gemm.space(f64);
+  ASSERT_EQ(refusal(s, dmma), "");
+  EXPECT_EQ(GemmConfig::from(s.from_json(dmma), f64.precision).kernel, GemmKernel::Dmma);
+  EXPECT_NE(refusal(gemm.space(f32), dmma), "");  // f32 has FMA only
+  dmma["tm"] = 4;  // half an 8 x 8 block
+  dmma["bm"] = 16;
+  dmma["tn"] = 16;
+  EXPECT_NE(refusal(s, dmma).find("warp tiles of 8 x 8 blocks"), std::string::npos) << refusal(s, dmma);
 }
 
 }  // namespace
