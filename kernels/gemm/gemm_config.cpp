@@ -67,14 +67,11 @@ int64_t GemmConfig::shared_bytes(const GemmShape& s, const Precision& p) const {
   if (kernel == GemmKernel::Simt) return stages * bk * (bm + 1 + bn + 1) * in;
   // 128-byte rows of k (one swizzle atom), and room to align the ring to 1024 bytes.
   if (kernel == GemmKernel::Wgmma) return stages * (bm + bn) * 128 + 1024;
-  if (kernel == GemmKernel::Dmma) {  // rows padded by 4 doubles along k, 8 along m or n (gemm_dmma.cu)
-    const int64_t a_slice = s.a_transposed ? bk * (bm + 8) : bm * (bk + 4);
-    const int64_t b_slice = s.b_transposed ? bn * (bk + 4) : bk * (bn + 8);
-    return stages * (a_slice + b_slice) * in;
-  }
-  // Each operand's slice as it lies in memory, rows padded by 8 elements (gemm_tensor.cu).
-  const int64_t a_slice = s.a_transposed ? bk * (bm + 8) : bm * (bk + 8);
-  const int64_t b_slice = s.b_transposed ? bn * (bk + 8) : bk * (bn + 8);
+  // Each operand's slice as it lies in memory, its rows padded: by 8 elements (gemm_tensor.cu),
+  // or for DMMA by 4 doubles where k runs along the row and 8 where m or n does (gemm_dmma.cu).
+  const int64_t pad_k = kernel == GemmKernel::Dmma ? 4 : 8, pad_mn = 8;
+  const int64_t a_slice = s.a_transposed ? bk * (bm + pad_mn) : bm * (bk + pad_k);
+  const int64_t b_slice = s.b_transposed ? bn * (bk + pad_k) : bk * (bn + pad_mn);
   return stages * (a_slice + b_slice) * in;
 }
 

@@ -1,9 +1,9 @@
 // GEMM's canonical directions for the model-driven walk (digest-000 §2.9): factor-2 steps of
 // the block tile (coarsening: more of C a CTA), of the thread or warp tile (coarsening a
 // thread), of the k-slice (unrolling) and of the Stream-K grid, and one more pipeline stage.
-// The decomposition and the instruction (mma.sync or wgmma) are discrete choices the walk does
-// not cross; each starts at a middle-sized tile, Stream-K and the hybrid at
-// the grid-size model's favourite grid (gemm_estimate.h); the walk may group the tile order.
+// The decomposition and the instruction (`mma`: FMA, DMMA, mma.sync or wgmma) are discrete
+// choices the walk does not cross; each starts at a middle-sized tile, Stream-K and the hybrid
+// at the grid-size model's favourite grid (gemm_estimate.h); the walk may group the tile order.
 #include <functional>
 #include <memory>
 #include <optional>
