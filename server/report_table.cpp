@@ -22,6 +22,12 @@ std::optional<double> best_vendor_us(const ResultRecord& r) {
   return best;
 }
 
+// The answer's schedule, or "-": families without a schedule parameter store null.
+std::string schedule_text(const ResultRecord& r) {
+  const auto it = r.answer.find("schedule");
+  return it != r.answer.end() && it->is_string() ? it->get<std::string>() : "-";
+}
+
 }  // namespace
 
 nlohmann::json report_json(const std::vector<ReportRow>& rows) {
@@ -61,7 +67,7 @@ std::string report_text_table(const std::vector<ReportRow>& rows) {
     const std::optional<double> vendor = best_vendor_us(r);
     table.push_back({row.workload.description.empty() ? row.workload.signature.substr(0, 12) : row.workload.description,
                      std::to_string(row.workload.rows), std::to_string(row.workload.nnz), r.kernel, r.dtype,
-                     r.answer.value("schedule", std::string("-")), to_string(r.source), fixed(r.predicted_us, 2),
+                     schedule_text(r), to_string(r.source), fixed(r.predicted_us, 2),
                      r.measured_us ? fixed(*r.measured_us, 2) : "-", vendor ? fixed(*vendor, 2) : "-",
                      vendor && r.measured_us ? fixed(*vendor / *r.measured_us, 2) + "x" : "-", row.device.name});
   }
