@@ -48,14 +48,19 @@ EmulatorOracle::Entry& EmulatorOracle::entry(const Config& config) {
   Entry& e = entries_[config];
   std::string why;
   try {
+    if (too_large_) throw InputError(*too_large_);
     if (!family_.emulable(problem_, config))
       throw InputError("the PTX interpreter does not run this configuration's instructions");
     e.kernel = compile_(config);
     if (!e.kernel || !e.kernel->ok) throw InputError("does not compile" + (e.kernel ? ": " + e.kernel->log : ""));
     LaunchPlan plan = plan_for(config);
-    e.emulated = emulate_candidate(family_, workload_, problem_, config, plan, *e.kernel, gpu_);
+    e.emulated = emulate_candidate(family_, workload_, problem_, config, plan, *e.kernel, gpu_, options_);
     previous_plan_ = std::move(plan);
     e.view = oracle_view(*e.emulated);
+  } catch (const EmulationTooLarge& err) {
+    // The other configurations' programs follow the same data: none is tried after this one.
+    why = err.what();
+    too_large_ = why;
   } catch (const InputError& err) {
     why = err.what();
   }
@@ -73,6 +78,7 @@ std::optional<OracleView> EmulatorOracle::evaluate(const Config& config) { retur
 void EmulatorOracle::absorb(EmulatorOracle&& other) {
   entries_.merge(other.entries_);
   fallbacks_.merge(other.fallbacks_);
+  if (!too_large_) too_large_ = other.too_large_;
 }
 
 const CandidatePrediction* EmulatorOracle::emulation(const Config& config) const {

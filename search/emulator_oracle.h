@@ -48,6 +48,8 @@ class EmulatorOracle : public SaakeOracle {
   // Takes what `other` (an oracle of the same tune) evaluated, e.g. a walk's run on its own
   // oracle, for emulation() to answer; configurations this one holds already stay as they are.
   void absorb(EmulatorOracle&& other);
+  // How configurations are emulated (the interpretation limits), for those evaluated from here on.
+  void set_options(const CandidateEmulationOptions& options) { options_ = options; }
   // Configurations answered by the fallback, with the reason (canonical key -> message).
   const std::map<std::string, std::string>& fallbacks() const { return fallbacks_; }
 
@@ -64,11 +66,14 @@ class EmulatorOracle : public SaakeOracle {
 
   const KernelFamily& family_;
   const Workload& workload_;
+  // Set once a configuration's program proved too large to interpret: the rest go to the fallback.
+  std::optional<std::string> too_large_;
   Problem problem_;
   GpuSpec gpu_;
   Compile compile_;
   SaakeOracle& fallback_;
   Log log_;
+  CandidateEmulationOptions options_;
   std::map<Config, Entry> entries_;
   std::map<std::string, std::string> fallbacks_;
   std::optional<LaunchPlan> previous_plan_;  // lends its converted inputs to the next plan

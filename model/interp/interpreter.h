@@ -50,6 +50,8 @@ class LaunchInterpreter {
   // `block` is the linear block index (x fastest). With trace=false only the memory effects
   // remain (the fast way to compute outputs).
   BlockTrace run_block(int64_t block, bool trace = true);
+  // Warp instructions executed by every run_block() so far: what interpreting cost.
+  uint64_t warp_instructions() const;
 
  private:
   struct State;

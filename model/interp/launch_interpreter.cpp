@@ -66,6 +66,7 @@ struct LaunchInterpreter::State {
   Dim3 grid, block;
   HostMemory& memory;
   InterpretLimits limits;
+  uint64_t executed = 0;  // warp instructions over every block run so far
   std::vector<std::byte> params;
   std::vector<std::byte> shared;
   uint32_t threads = 0;
@@ -273,6 +274,7 @@ struct LaunchInterpreter::State {
       }
       if (!any_waiting) break;
     }
+    executed += limits.max_warp_instructions_per_block - budget;
     return out;
   }
 };
@@ -286,5 +288,7 @@ LaunchInterpreter::~LaunchInterpreter() = default;
 int64_t LaunchInterpreter::block_count() const { return state_->blocks(); }
 
 BlockTrace LaunchInterpreter::run_block(int64_t block, bool trace) { return state_->run(block, trace); }
+
+uint64_t LaunchInterpreter::warp_instructions() const { return state_->executed; }
 
 }  // namespace ktune::interp

@@ -72,6 +72,11 @@ StepEmulation emulate_step(const ptx::PtxModule& module, const LaunchPlan& plan,
       if (!done.count(b)) interpreter.run_block(b, false);
   }
   totals.interpret_seconds += seconds_since(start);
+  totals.warp_instructions += interpreter.warp_instructions();
+  if (complete && totals.warp_instructions > options.max_program_warp_instructions)
+    throw EmulationTooLarge("following the plan's program on this workload takes more than " +
+                            std::to_string(options.max_program_warp_instructions) +
+                            " interpreted warp instructions: too large to emulate");
 
   start = Clock::now();
   in.threads_per_block = out.threads_per_block;

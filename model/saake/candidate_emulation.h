@@ -20,6 +20,7 @@
 #include "model/emulator/sensitivity.h"
 #include "model/gpu_spec.h"
 #include "model/saake/ptx_module_cache.h"
+#include "workload/input_error.h"
 
 namespace ktune {
 
@@ -29,8 +30,20 @@ struct CandidateEmulationOptions {
   SensitivityOptions sensitivity_options{};
   // A sampled block running longer than this (warp instructions) is refused as a hang.
   uint64_t max_warp_instructions_per_block = uint64_t{1} << 26;
+  // A plan with a program runs every block of every launch it reaches (its loops follow the
+  // data); past this many warp instructions in all, emulate_plan gives up (EmulationTooLarge).
+  // The interpreter runs about 2e7 a second on one core: this is under two seconds, where
+  // PageRank on a road network of 0.3 M edges took 9e8 (45 s) per candidate.
+  uint64_t max_program_warp_instructions = uint64_t{1} << 25;
   PtxModuleCache* ptx_cache = nullptr;  // nullptr: shared_ptx_module_cache()
   std::optional<CacheRates> measured_cache;
+};
+
+// The plan's program needs more interpretation than the options allow: the caller ranks the
+// candidate by the first model instead.
+class EmulationTooLarge : public InputError {
+ public:
+  using InputError::InputError;
 };
 
 struct StepEmulation {
@@ -62,6 +75,7 @@ struct CandidatePrediction {
   double interpret_seconds = 0;
   double emulate_seconds = 0;
   double sensitivity_seconds = 0;
+  uint64_t warp_instructions = 0;  // interpreted, sampled and complete blocks together
 
   static constexpr double kSaturated = 0.6;
   size_t longest_step() const;

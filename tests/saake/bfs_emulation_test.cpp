@@ -14,7 +14,8 @@
 namespace ktune {
 namespace {
 
-CandidatePrediction emulate(const CsrF64& graph, const Config& config, std::vector<int32_t> sources) {
+CandidatePrediction emulate(const CsrF64& graph, const Config& config, std::vector<int32_t> sources,
+                            const CandidateEmulationOptions& options = {}) {
   static const NvrtcCompiler compiler;
   static CompileCache cache(compiler, 8, nullptr);
   const BfsFamily family;
@@ -26,7 +27,8 @@ CandidatePrediction emulate(const CsrF64& graph, const Config& config, std::vect
   const std::shared_ptr<const CompiledKernel> k =
       cache.get({std::move(s.code), std::move(s.entries), std::move(s.options), "sm_90"});
   if (!k->ok) throw std::runtime_error(k->log);
-  return emulate_candidate(family, w, problem, config, family.prepare(w, problem, config), *k, spec_for_arch("sm_90"));
+  return emulate_candidate(family, w, problem, config, family.prepare(w, problem, config), *k, spec_for_arch("sm_90"),
+                           options);
 }
 
 size_t launches_of(const CandidatePrediction& p, const std::string& entry) {
@@ -40,6 +42,19 @@ TEST(BfsEmulation, EveryLevelOfAPathIsEmulated) {
   EXPECT_EQ(p.steps.size(), 1u + 2 * 60);
   EXPECT_EQ(launches_of(p, "bfs_push_queue"), 60u);
   EXPECT_GT(p.microseconds, 0);
+}
+
+// A program is interpreted completely; past the options' limit the emulation gives up rather
+// than spend minutes on a large graph, and the limit counts every launch the loop ran.
+TEST(BfsEmulation, AProgramPastTheInstructionLimitIsTooLarge) {
+  const CsrF64 path = testing_support::path_graph(60);
+  const CandidatePrediction whole = emulate(path, bfs_space().first_valid(), {0});
+  ASSERT_GT(whole.warp_instructions, 60u) << "every level runs at least one warp instruction";
+  CandidateEmulationOptions options;
+  options.max_program_warp_instructions = whole.warp_instructions;
+  EXPECT_EQ(emulate(path, bfs_space().first_valid(), {0}, options).warp_instructions, whole.warp_instructions);
+  options.max_program_warp_instructions = whole.warp_instructions / 2;
+  EXPECT_THROW(emulate(path, bfs_space().first_valid(), {0}, options), EmulationTooLarge);
 }
 
 TEST(BfsEmulation, TheHybridSwitchesToAPullOnAStar) {

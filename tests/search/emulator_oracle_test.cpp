@@ -124,5 +124,31 @@ TEST_F(OracleFixture, AConfigurationTheInterpreterCannotRunIsNeverCompiledForIt)
   }
 }
 
+// A graph whose program is too large to interpret is answered by the first model, and once one
+// configuration proved it, the others are not compiled for the interpreter at all.
+TEST_F(OracleFixture, AProgramTooLargeToInterpretStopsTheEmulatorForTheRest) {
+  const KernelFamily& bfs = *find_family("bfs");
+  Workload graph{WorkloadKind::Graph, generate_rmat(10, 8, 1)};
+  const Problem p = make_problem(bfs, {{"sources", {0}}}, {Dtype::I32, Dtype::I32, Dtype::I32});
+  const std::vector<Config> configs = bfs.space(p).enumerate();
+  ASSERT_GE(configs.size(), 2u);
+  int compiles = 0;
+  FirstModelOracle first(bfs, graph, p, gpu, assumed());
+  EmulatorOracle oracle(bfs, graph, p, gpu, [&](const Config& c) {
+    ++compiles;
+    return cache.get(tuner().compile_request(bfs, p, c));
+  }, first);
+  CandidateEmulationOptions options;
+  options.max_program_warp_instructions = 100;
+  oracle.set_options(options);
+  ASSERT_TRUE(oracle.evaluate(configs[0]));
+  ASSERT_TRUE(oracle.evaluate(configs[1]));
+  EXPECT_EQ(oracle.emulation(configs[0]), nullptr);
+  EXPECT_EQ(oracle.emulation(configs[1]), nullptr);
+  EXPECT_EQ(compiles, 1);
+  ASSERT_EQ(oracle.fallbacks().size(), 2u);
+  for (const auto& [key, why] : oracle.fallbacks()) EXPECT_NE(why.find("too large to emulate"), std::string::npos) << why;
+}
+
 }  // namespace
 }  // namespace ktune
