@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -71,6 +72,9 @@ struct TuneOutcome {
   // tuning gained over not tuning. Empty in model-only tunes and when cancelled.
   std::optional<CandidateOutcome> untuned_default;
   std::optional<Explanation> explanation;   // of best; empty when there is no best
+  // Wall seconds of each phase of the tune, by name ("rank", "walk", "rerank", "measure",
+  // "emulate", "explain"): where a slow tune's time went.
+  std::map<std::string, double> phase_seconds;
 };
 
 // Where a running tune stands, for progress displays.

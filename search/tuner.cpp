@@ -20,6 +20,10 @@
 namespace ktune {
 namespace {
 
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
 // The most configurations the first cost model ranks at the start of a tune.
 constexpr size_t kFirstModelCandidates = 4096;
 
@@ -116,6 +120,7 @@ TuneOutcome Tuner::run(const Workload& workload, const TuneRequest& request, Tun
   // space's estimates took a minute one after another, so they run side by side on the pool.
   // Every configuration of a small space; a seeded sample of one of 10^6 points and more, which
   // the model ranks and the search's techniques then move away from.
+  const auto started = std::chrono::steady_clock::now();
   SpaceRng rng(request.seed);
   std::vector<Config> configs = space.sample(rng, kFirstModelCandidates);
   std::vector<std::future<std::optional<Prediction>>> predictions;
@@ -139,10 +144,14 @@ TuneOutcome Tuner::run(const Workload& workload, const TuneRequest& request, Tun
   std::stable_sort(ranked.begin(), ranked.end(), [](const CandidateOutcome& a, const CandidateOutcome& b) {
     return a.prediction.time_us < b.prediction.time_us;
   });
+  const double rank_seconds = seconds_since(started);
   TuneOutcome outcome = can_measure() ? run_measured(workload, request, std::move(ranked), *gpu, observer)
                                       : run_model_only(workload, request, std::move(ranked), *gpu, observer);
+  outcome.phase_seconds["rank"] = rank_seconds;
+  const auto explaining = std::chrono::steady_clock::now();
   if (outcome.best && !observer.cancelled())
     outcome.explanation = explain_candidate(family, workload, request.problem, *outcome.best, *gpu, ctx_.log);
+  outcome.phase_seconds["explain"] = seconds_since(explaining);
   return outcome;
 }
 
@@ -194,6 +203,7 @@ TuneOutcome Tuner::run_model_only(const Workload& w, const TuneRequest& r, std::
     report_model_progress(observer, outcome, static_cast<int>(i + 1), static_cast<int>(n), start);
     if (observer.cancelled()) break;  // the tasks still running end before this frame does
   }
+  outcome.phase_seconds["emulate"] = seconds_since(start);
   return outcome;
 }
 
@@ -232,10 +242,14 @@ TuneOutcome Tuner::run_measured(const Workload& w, const TuneRequest& r, std::ve
   const ParameterSpace space = r.family->space(r.problem);
   FirstModelOracle first(*r.family, w, r.problem, gpu, assumed_usage());
   EmulatorOracle oracle(*r.family, w, r.problem, gpu, compiler_for(r), first, ctx_.log);
+  auto phase = std::chrono::steady_clock::now();
   const std::optional<Config> walked = walk(w, r, gpu, oracle);
+  const double walk_seconds = seconds_since(phase);
+  phase = std::chrono::steady_clock::now();
   // The emulator re-ranks the first model's top few: the search compiles them first anyway.
   constexpr size_t kReRanked = 4;
   for (size_t i = 0; i < std::min(kReRanked, ranked.size()); ++i) oracle.evaluate(ranked[i].config);
+  const double rerank_seconds = seconds_since(phase);
 
   TechniqueContext context;
   context.space = &space;
@@ -267,8 +281,10 @@ TuneOutcome Tuner::run_measured(const Workload& w, const TuneRequest& r, std::ve
     settings.budget.patience = settings.budget.measurements + 1;
     settings.target_speedup.reset();
   }
+  phase = std::chrono::steady_clock::now();
   TuneOutcome outcome = run_tuning_loop(space, seeds, *technique, backend, *ctx_.compile_pool, settings, observer);
   outcome.candidates_considered = static_cast<int>(ranked.size());
+  outcome.phase_seconds = {{"walk", walk_seconds}, {"rerank", rerank_seconds}, {"measure", seconds_since(phase)}};
   return outcome;
 }
 

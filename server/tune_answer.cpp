@@ -122,6 +122,7 @@ nlohmann::json build_tune_answer(const KernelFamily& family, const Workload& wor
   j["min_bytes"] = family.min_bytes(workload, problem);
   j["preprocessing"] = preprocessing(family.prepare(workload, problem, best.config).prepare_seconds, outcome);
   j["candidates_considered"] = outcome.candidates_considered;
+  j["phase_seconds"] = outcome.phase_seconds;
 
   nlohmann::json vendor = nlohmann::json::array();
   const VendorTiming* fastest_vendor = nullptr;

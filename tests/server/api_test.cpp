@@ -172,6 +172,11 @@ TEST_F(ApiTest, GeneratorWorkloadTunesAndReportListsIt) {
                             {"budget", {{"compiles", 2}}}, {"wait", true}},
                            200);
   EXPECT_EQ(answer["dtype"], "f64");
+  // A model-only tune: ranking, the emulator over the top candidates, the explanation.
+  for (const char* phase : {"rank", "emulate", "explain"}) {
+    ASSERT_TRUE(answer["phase_seconds"].contains(phase)) << answer["phase_seconds"].dump();
+    EXPECT_GE(answer["phase_seconds"][phase].get<double>(), 0.0);
+  }
   const json report = get("/v1/report");
   bool found = false;
   for (const auto& row : report["results"]) found |= row["signature"] == answer["signature"];
