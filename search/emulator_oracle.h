@@ -52,6 +52,8 @@ class EmulatorOracle : public SaakeOracle {
   void set_options(const CandidateEmulationOptions& options) { options_ = options; }
   // Configurations answered by the fallback, with the reason (canonical key -> message).
   const std::map<std::string, std::string>& fallbacks() const { return fallbacks_; }
+  // Why this tune's programs are not emulated at all (EmulationTooLarge), once one proved it.
+  const std::optional<std::string>& too_large() const { return too_large_; }
 
  private:
   struct Entry {

@@ -22,11 +22,12 @@ std::optional<CandidatePrediction> emulate_compiled(const KernelFamily& family, 
 }
 
 Explanation explain_candidate(const KernelFamily& family, const Workload& workload, const Problem& problem,
-                              const CandidateOutcome& best, const GpuSpec& gpu, const TunerLog& log) {
+                              const CandidateOutcome& best, const GpuSpec& gpu, const TunerLog& log,
+                              const std::optional<std::string>& not_emulable) {
   Explanation x;
-  std::string why = "not compiled";
+  std::string why = not_emulable ? *not_emulable : "not compiled";
   std::optional<CandidatePrediction> p;
-  if (best.kernel) p = emulate_compiled(family, workload, problem, best.config, *best.kernel, gpu, true, &why);
+  if (best.kernel && !not_emulable) p = emulate_compiled(family, workload, problem, best.config, *best.kernel, gpu, true, &why);
   if (p) {
     x.predicted_us = p->microseconds;
     x.resource = resource_name(p->bottleneck);

@@ -18,8 +18,10 @@ std::optional<CandidatePrediction> emulate_compiled(const KernelFamily& family, 
                                                     const Problem& problem, const Config& config, const CompiledKernel& kernel,
                                                     const GpuSpec& gpu, bool sensitivity, std::string* why);
 
-// Emulates `best` with the sensitivity analysis; the first model's view of it when that fails.
+// Emulates `best` with the sensitivity analysis; the first model's view of it when that fails,
+// or at once when `not_emulable` says why the tune's emulations were refused.
 Explanation explain_candidate(const KernelFamily& family, const Workload& workload, const Problem& problem,
-                              const CandidateOutcome& best, const GpuSpec& gpu, const TunerLog& log);
+                              const CandidateOutcome& best, const GpuSpec& gpu, const TunerLog& log,
+                              const std::optional<std::string>& not_emulable = std::nullopt);
 
 }  // namespace ktune

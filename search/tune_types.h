@@ -75,6 +75,8 @@ struct TuneOutcome {
   // Wall seconds of each phase of the tune, by name ("rank", "walk", "rerank", "measure",
   // "emulate", "explain"): where a slow tune's time went.
   std::map<std::string, double> phase_seconds;
+  // Set when the workload proved too large for the emulator: the explanation does not retry it.
+  std::optional<std::string> too_large_to_emulate;
 };
 
 // Where a running tune stands, for progress displays.

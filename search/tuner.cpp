@@ -150,7 +150,8 @@ TuneOutcome Tuner::run(const Workload& workload, const TuneRequest& request, Tun
   outcome.phase_seconds["rank"] = rank_seconds;
   const auto explaining = std::chrono::steady_clock::now();
   if (outcome.best && !observer.cancelled())
-    outcome.explanation = explain_candidate(family, workload, request.problem, *outcome.best, *gpu, ctx_.log);
+    outcome.explanation =
+        explain_candidate(family, workload, request.problem, *outcome.best, *gpu, ctx_.log, outcome.too_large_to_emulate);
   outcome.phase_seconds["explain"] = seconds_since(explaining);
   return outcome;
 }
@@ -285,6 +286,7 @@ TuneOutcome Tuner::run_measured(const Workload& w, const TuneRequest& r, std::ve
   TuneOutcome outcome = run_tuning_loop(space, seeds, *technique, backend, *ctx_.compile_pool, settings, observer);
   outcome.candidates_considered = static_cast<int>(ranked.size());
   outcome.phase_seconds = {{"walk", walk_seconds}, {"rerank", rerank_seconds}, {"measure", seconds_since(phase)}};
+  outcome.too_large_to_emulate = oracle.too_large();
   return outcome;
 }
 

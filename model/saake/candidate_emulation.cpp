@@ -68,15 +68,17 @@ StepEmulation emulate_step(const ptx::PtxModule& module, const LaunchPlan& plan,
   }
   if (complete) {  // every block once: the sampled ones ran above
     const std::set<int64_t> done(sampled.begin(), sampled.end());
-    for (int64_t b = 0; b < out.blocks; ++b)
+    for (int64_t b = 0; b < out.blocks; ++b) {
       if (!done.count(b)) interpreter.run_block(b, false);
+      // Checked block by block: one level of a large graph alone can cost minutes.
+      if (totals.warp_instructions + interpreter.warp_instructions() > options.max_program_warp_instructions)
+        throw EmulationTooLarge("following the plan's program on this workload takes more than " +
+                                std::to_string(options.max_program_warp_instructions) +
+                                " interpreted warp instructions: too large to emulate");
+    }
   }
   totals.interpret_seconds += seconds_since(start);
   totals.warp_instructions += interpreter.warp_instructions();
-  if (complete && totals.warp_instructions > options.max_program_warp_instructions)
-    throw EmulationTooLarge("following the plan's program on this workload takes more than " +
-                            std::to_string(options.max_program_warp_instructions) +
-                            " interpreted warp instructions: too large to emulate");
 
   start = Clock::now();
   in.threads_per_block = out.threads_per_block;

@@ -15,6 +15,7 @@ namespace ktune {
 struct EnsembleOptions {
   std::optional<Config> seed;
   PredictFn model;             // empty: no model
+  KnownRankFn known_rank;      // ranks at hand without the model (ModelTopK); empty: none
   size_t model_first = 0;      // proposals the model makes before the bandit starts
   AucBandit::Options bandit;
 };
