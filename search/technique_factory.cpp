@@ -33,12 +33,7 @@ std::unique_ptr<Technique> make_search_technique(const TechniqueContext& context
     const std::optional<double> us = predict ? predict(c) : std::nullopt;
     return us ? *us : kNever;
   };
-  if (space && !rank->empty()) {
-    options.known_rank = [rank, space](const Config& c) -> std::optional<double> {
-      auto it = rank->find(space->canonical(c));
-      return it != rank->end() ? std::optional<double>(it->second) : std::nullopt;
-    };
-  }
+  if (space) options.ranked_first = context.model_ranked;
   return make_ensemble(options);
 }
 

@@ -19,12 +19,12 @@ std::unique_ptr<Technique> make_ensemble(const EnsembleOptions& options) {
   arms.push_back(std::make_unique<NelderMead>());
   arms.push_back(std::make_unique<DifferentialEvolution>());
   arms.push_back(std::make_unique<PatternSearch>());
-  if (options.model) arms.push_back(std::make_unique<ModelTopK>(options.model, options.known_rank));
+  if (options.model) arms.push_back(std::make_unique<ModelTopK>(options.model, options.ranked_first));
 
   std::vector<Stage> stages;
   if (options.seed) stages.push_back({std::make_unique<SeedTechnique>(std::vector<Config>{*options.seed}), 1});
   if (options.model && options.model_first > 0) {
-    stages.push_back({std::make_unique<ModelTopK>(options.model, options.known_rank), options.model_first});
+    stages.push_back({std::make_unique<ModelTopK>(options.model, options.ranked_first), options.model_first});
   }
   stages.push_back({std::make_unique<AucBandit>(std::move(arms), options.bandit)});
   return std::make_unique<Staged>(std::move(stages));

@@ -15,7 +15,7 @@ namespace ktune {
 struct EnsembleOptions {
   std::optional<Config> seed;
   PredictFn model;             // empty: no model
-  KnownRankFn known_rank;      // ranks at hand without the model (ModelTopK); empty: none
+  std::vector<Config> ranked_first;  // a ranking at hand, proposed before the model predicts
   size_t model_first = 0;      // proposals the model makes before the bandit starts
   AucBandit::Options bandit;
 };

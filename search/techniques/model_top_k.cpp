@@ -17,29 +17,21 @@ struct Ranked {
 
 std::optional<Config> ModelTopK::propose(const ResultsStore& results, Rng& rng) {
   const ParameterSpace& space = results.space();
+  while (next_first_ < ranked_first_.size()) {
+    const Config& c = ranked_first_[next_first_++];
+    if (!results.seen(c) && space.valid(c)) return c;
+  }
   if (const auto* all = results.valid_configs()) {
     if (!ranked_done_) {
       std::vector<Ranked> ranked;
-      for (size_t i = 0; i < all->size(); ++i) {
-        const Config& c = (*all)[i];
-        const std::optional<double> known = known_ ? known_(c) : std::optional<double>(predict_(c));
-        if (known) ranked.push_back({*known, results.valid_keys()[i], c});
-        else unranked_.emplace_back(results.valid_keys()[i], c);
-      }
+      for (size_t i = 0; i < all->size(); ++i) ranked.push_back({predict_((*all)[i]), results.valid_keys()[i], (*all)[i]});
       std::sort(ranked.begin(), ranked.end());
       for (auto& r : ranked) ranked_.push_back({std::move(r.key), std::move(r.config)});
       ranked_done_ = true;
     }
-    for (;;) {
-      for (const auto& [key, c] : ranked_)
-        if (!results.seen_key(key)) return c;
-      if (unranked_.empty()) return std::nullopt;
-      std::vector<Ranked> rest;
-      for (auto& [key, c] : unranked_) rest.push_back({predict_(c), std::move(key), std::move(c)});
-      unranked_.clear();
-      std::sort(rest.begin(), rest.end());
-      for (auto& r : rest) ranked_.push_back({std::move(r.key), std::move(r.config)});
-    }
+    for (const auto& [key, c] : ranked_)
+      if (!results.seen_key(key)) return c;
+    return std::nullopt;
   }
   std::optional<Ranked> best;
   for (size_t i = 0; i < pool_; ++i) {
