@@ -40,6 +40,13 @@ struct OracleFixture : ::testing::Test {
     return [this](const Config& c) { return cache.get(tuner().compile_request(family, Problem::of(Dtype::F32), c)); };
   }
   Config first_valid() { return family.space({}).enumerate().front(); }
+  // Compiles for `f`'s problem `p`, counting the compiles in `count`.
+  EmulatorOracle::Compile counting_compile(const KernelFamily& f, const Problem& p, int& count) {
+    return [this, &f, p, &count](const Config& c) {
+      ++count;
+      return cache.get(tuner().compile_request(f, p, c));
+    };
+  }
 };
 
 TEST_F(OracleFixture, ViewsAreTheEmulationsInResourceNames) {
@@ -113,10 +120,7 @@ TEST_F(OracleFixture, AConfigurationTheInterpreterCannotRunIsNeverCompiledForIt)
     const Config config = gemm.space(p).first_valid();
     int compiles = 0;
     FirstModelOracle first(gemm, dense, p, gpu, assumed());
-    EmulatorOracle oracle(gemm, dense, p, gpu, [&](const Config& c) {
-      ++compiles;
-      return cache.get(tuner().compile_request(gemm, p, c));
-    }, first);
+    EmulatorOracle oracle(gemm, dense, p, gpu, counting_compile(gemm, p, compiles), first);
     ASSERT_TRUE(oracle.evaluate(config));
     // bf16 runs on mma.sync, which the interpreter lacks; f32's SIMT kernel it runs.
     EXPECT_EQ(compiles, input == Dtype::BF16 ? 0 : 1) << to_string(input);
@@ -134,10 +138,7 @@ TEST_F(OracleFixture, AProgramTooLargeToInterpretStopsTheEmulatorForTheRest) {
   ASSERT_GE(configs.size(), 2u);
   int compiles = 0;
   FirstModelOracle first(bfs, graph, p, gpu, assumed());
-  EmulatorOracle oracle(bfs, graph, p, gpu, [&](const Config& c) {
-    ++compiles;
-    return cache.get(tuner().compile_request(bfs, p, c));
-  }, first);
+  EmulatorOracle oracle(bfs, graph, p, gpu, counting_compile(bfs, p, compiles), first);
   CandidateEmulationOptions options;
   options.max_program_warp_instructions = 100;
   oracle.set_options(options);
