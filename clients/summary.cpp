@@ -108,6 +108,20 @@ std::string default_text(const json& answer) {
   return text;
 }
 
+// Where a fresh tune's time went ("rank 0.4 s, walk 2.1 s, ..."); "-" for a stored answer.
+std::string phases_text(const json& answer) {
+  if (!answer.contains("phase_seconds") || !answer["phase_seconds"].is_object() || answer["phase_seconds"].empty())
+    return "-";
+  std::string text;
+  for (const auto& [phase, seconds] : answer["phase_seconds"].items()) {
+    if (!seconds.is_number()) continue;
+    char part[64];
+    std::snprintf(part, sizeof part, "%s%s %.1f s", text.empty() ? "" : ", ", phase.c_str(), seconds.get<double>());
+    text += part;
+  }
+  return text.empty() ? "-" : text;
+}
+
 std::string padded(std::string text, size_t width) {
   if (text.size() < width) text.resize(width, ' ');
   return text;
@@ -130,6 +144,7 @@ std::string summarize_tune_answer(const json& answer) {
          row("bottleneck", bottleneck_text(answer)) +
          row("source", field(answer, "source")) +
          row("match", match_text(answer)) +
+         row("tune time", phases_text(answer)) +
          row("signature", field(answer, "signature"));
 }
 

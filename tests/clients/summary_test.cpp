@@ -56,6 +56,14 @@ TEST(TuneSummary, AMeasuredDefaultShowsWhatTuningGained) {
   EXPECT_FALSE(has(summarize_tune_answer(a), "tuned")) << "a failed default is no baseline";
 }
 
+TEST(TuneSummary, AFreshTuneSaysWhereItsTimeWent) {
+  json a = answer();
+  EXPECT_TRUE(has(summarize_tune_answer(a), "tune time   -")) << "a stored answer has no phases";
+  a["phase_seconds"] = {{"rank", 0.42}, {"walk", 6.5}, {"measure", 12.0}};
+  const std::string text = summarize_tune_answer(a);
+  EXPECT_TRUE(has(text, "measure 12.0 s, rank 0.4 s, walk 6.5 s")) << text;
+}
+
 TEST(TuneSummary, APredictionAloneSaysSo) {
   json a = answer();
   a["measured_us"] = nullptr;
