@@ -14,7 +14,6 @@
 namespace ktune {
 
 struct TechniqueContext {
-  const ParameterSpace* space = nullptr;
   // Valid configurations, best first (empty when the space is too large to rank): the tuner
   // puts the ones the emulator predicted first, by emulated time, then the rest in the first
   // cost model's order.
@@ -26,9 +25,9 @@ struct TechniqueContext {
   size_t model_first = 8;      // proposals from the model's ranking before the bandit starts
 };
 
-// The ensemble's model scores a configuration by its place in model_ranked (so the emulator's
-// and the first model's times, on different scales, never meet), and falls back to
-// predict_us past the end of it. Deterministic: every random choice comes from the loop's Rng.
+// The ensemble's model proposes model_ranked in its order (so the emulator's and the first
+// model's times, on different scales, never meet), and predict_us ranks the rest once it is
+// spent. Deterministic: every random choice comes from the loop's Rng.
 std::unique_ptr<Technique> make_search_technique(const TechniqueContext& context);
 
 }  // namespace ktune

@@ -253,7 +253,6 @@ TuneOutcome Tuner::run_measured(const Workload& w, const TuneRequest& r, std::ve
   const double rerank_seconds = seconds_since(phase);
 
   TechniqueContext context;
-  context.space = &space;
   context.model_ranked = emulator_first(ranked, oracle);
   context.seed = walked;
   context.predict_us = [&w, &r, &gpu](const Config& c) -> std::optional<double> {
