@@ -142,10 +142,13 @@ TEST(ModelTopK, PredictsOnlyOnceTheRankingAtHandIsSpent) {
           return c.count("x") ? testing::huge_objective(c) : testing::toy_objective(c);
         },
         at_hand, 64);
-    const Trace first = run(model, space, [](const Config&) { return 1.0; }, 5, 4);
-    ASSERT_EQ(first.keys.size(), 4u);
+    const Trace first = run(model, space, [](const Config&) { return 1.0; }, 5, 3);
+    ASSERT_EQ(first.keys.size(), 3u);
     for (size_t i = 0; i < 3; ++i) EXPECT_EQ(first.keys[i], space.canonical(at_hand[i])) << i;
-    EXPECT_GT(predictions, 0) << "the fourth proposal comes from the model";
+    EXPECT_EQ(predictions, 0) << "nothing is predicted while the ranking at hand lasts";
+    Rng rng(5);
+    ASSERT_TRUE(model.propose(ResultsStore(space), rng));
+    EXPECT_GT(predictions, 0) << "once it is spent, the model ranks the rest";
   }
 }
 
