@@ -1,7 +1,9 @@
 // Writes the graph ktuned tunes on for a workload (a Matrix Market file or a generator spec, read
 // as the graph families read it) as a directed, weighted Matrix Market file, every edge on its
 // own line with SSSP's generated weight: so that Gunrock, which reads files only and takes a
-// pattern file's weights as 1, runs the same graph and the same SSSP as ktune.
+// pattern file's weights as 1, runs the same graph and the same SSSP as ktune. It prints the
+// vertex of most out-edges ("busiest vertex"): a source for graphs whose vertex 0 may be
+// isolated (R-MAT).
 //
 //   graph_export (--file G.mtx[.gz] | --generator JSON) --out G.mtx [--max-weight 64] [--max-nnz N]
 #include <charconv>
@@ -61,7 +63,9 @@ int main(int argc, char** argv) {
             std::to_string(max_weight) + "\n";
     append_int(text, g.rows), text += ' ', append_int(text, g.cols), text += ' ', append_int(text, g.nnz());
     text += '\n';
+    int32_t busiest = 0;
     for (int32_t u = 0; u < g.rows; ++u) {
+      if (g.row_ptr[u + 1] - g.row_ptr[u] > g.row_ptr[busiest + 1] - g.row_ptr[busiest]) busiest = u;
       for (int32_t k = g.row_ptr[u]; k < g.row_ptr[u + 1]; ++k) {
         const int32_t v = g.col_idx[static_cast<size_t>(k)];
         append_int(text, u + 1), text += ' ', append_int(text, v + 1), text += ' ';
@@ -71,7 +75,7 @@ int main(int argc, char** argv) {
     }
     std::fwrite(text.data(), 1, text.size(), f);
     if (std::fclose(f) != 0) throw std::runtime_error("writing " + out + " failed");
-    std::cout << out << ": " << g.rows << " vertices, " << g.nnz() << " edges\n";
+    std::cout << out << ": " << g.rows << " vertices, " << g.nnz() << " edges, busiest vertex " << busiest << "\n";
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "graph_export: " << e.what() << "\n";

@@ -26,18 +26,22 @@ LoadedDriver load_driver() {
     return loaded;
   }
   CudaDriver& d = loaded.driver;
-  auto resolve = [&](const char* name, void** slot) {
+  auto resolve = [&](const char* name, void** slot, bool required) {
     CUdriverProcAddressQueryResult status{};
     // cuda.h 13 declares cuCtxSynchronize(void) under its old name while CUDA 13's ABI of that
     // name is cuCtxSynchronize_v2(CUcontext): ask for the ABI of the prototype we call.
     const int version = std::string(name) == "cuCtxSynchronize" ? 12000 : CUDA_VERSION;
     if (get_proc(name, slot, version, CU_GET_PROC_ADDRESS_DEFAULT, &status) != CUDA_SUCCESS || !*slot) {
-      if (loaded.why_not.empty()) loaded.why_not = std::string("the CUDA driver lacks ") + name;
+      *slot = nullptr;
+      if (required && loaded.why_not.empty()) loaded.why_not = std::string("the CUDA driver lacks ") + name;
     }
   };
-#define KTUNE_CUDA_DRIVER_RESOLVE(symbol, member) resolve(#symbol, reinterpret_cast<void**>(&d.member));
-  KTUNE_CUDA_DRIVER_FUNCTIONS(KTUNE_CUDA_DRIVER_RESOLVE)
-#undef KTUNE_CUDA_DRIVER_RESOLVE
+#define KTUNE_CUDA_DRIVER_REQUIRE(symbol, member) resolve(#symbol, reinterpret_cast<void**>(&d.member), true);
+#define KTUNE_CUDA_DRIVER_OPTIONAL(symbol, member) resolve(#symbol, reinterpret_cast<void**>(&d.member), false);
+  KTUNE_CUDA_DRIVER_FUNCTIONS(KTUNE_CUDA_DRIVER_REQUIRE)
+  KTUNE_CUDA_DRIVER_OPTIONAL_FUNCTIONS(KTUNE_CUDA_DRIVER_OPTIONAL)
+#undef KTUNE_CUDA_DRIVER_REQUIRE
+#undef KTUNE_CUDA_DRIVER_OPTIONAL
   if (!loaded.why_not.empty()) return loaded;
   const CUresult init = d.init(0);
   if (init != CUDA_SUCCESS) loaded.why_not = "cuInit failed: " + d.describe(init);
@@ -50,6 +54,14 @@ const CudaDriver* CudaDriver::load(std::string* why_not) {
   static const LoadedDriver loaded = load_driver();
   if (why_not) *why_not = loaded.why_not;
   return loaded.why_not.empty() ? &loaded.driver : nullptr;
+}
+
+bool CudaDriver::has_conditional_graphs() const {
+  bool all = true;
+#define KTUNE_CUDA_DRIVER_PRESENT(symbol, member) all = all && member != nullptr;
+  KTUNE_CUDA_DRIVER_OPTIONAL_FUNCTIONS(KTUNE_CUDA_DRIVER_PRESENT)
+#undef KTUNE_CUDA_DRIVER_PRESENT
+  return all;
 }
 
 std::string CudaDriver::describe(CUresult result) const {

@@ -30,6 +30,7 @@ class CudaError : public std::runtime_error {
   X(cuDevicePrimaryCtxRelease, primary_ctx_release)   \
   X(cuCtxSetCurrent, ctx_set_current)                 \
   X(cuCtxSynchronize, ctx_synchronize)                \
+  X(cuCtxGetCurrent, ctx_get_current)                 \
   X(cuModuleLoadData, module_load_data)               \
   X(cuModuleGetFunction, module_get_function)         \
   X(cuModuleUnload, module_unload)                    \
@@ -57,10 +58,25 @@ class CudaError : public std::runtime_error {
   X(cuGetErrorName, get_error_name)                   \
   X(cuGetErrorString, get_error_string)
 
+// Functions a driver may lack without ktune losing the GPU: CUDA graphs with conditional
+// nodes, for loops the device runs (CUDA 12.4 and later). Null where the driver lacks them.
+#define KTUNE_CUDA_DRIVER_OPTIONAL_FUNCTIONS(X)                          \
+  X(cuGraphCreate, graph_create)                                         \
+  X(cuGraphDestroy, graph_destroy)                                       \
+  X(cuGraphAddNode, graph_add_node)                                      \
+  X(cuGraphConditionalHandleCreate, graph_conditional_handle_create)     \
+  X(cuGraphInstantiateWithFlags, graph_instantiate)                      \
+  X(cuGraphLaunch, graph_launch)                                         \
+  X(cuGraphExecDestroy, graph_exec_destroy)
+
 struct CudaDriver {
 #define KTUNE_CUDA_DRIVER_MEMBER(symbol, member) decltype(&::symbol) member = nullptr;
   KTUNE_CUDA_DRIVER_FUNCTIONS(KTUNE_CUDA_DRIVER_MEMBER)
+  KTUNE_CUDA_DRIVER_OPTIONAL_FUNCTIONS(KTUNE_CUDA_DRIVER_MEMBER)
 #undef KTUNE_CUDA_DRIVER_MEMBER
+
+  // Whether every optional function is there: a loop can run on the device.
+  bool has_conditional_graphs() const;
 
   // The process-wide driver, loaded and initialised (cuInit) once. Null when there is no
   // usable driver; `why_not` (if given) then says why, e.g. that libcuda.so.1 is missing.

@@ -17,7 +17,6 @@ Dim3 dim_from_json(const nlohmann::json& j) {
 // Scalars keep their C type on the wire: the kernel reads exactly that many bytes.
 nlohmann::json arg_to_json(const KernelArg& a) {
   if (!a.buffer.empty()) return {{"buffer", a.buffer}};
-  if (a.iteration) return {{"iteration", true}};
   return std::visit(
       [](auto v) -> nlohmann::json {
         using T = decltype(v);
@@ -31,7 +30,6 @@ nlohmann::json arg_to_json(const KernelArg& a) {
 
 KernelArg arg_from_json(const nlohmann::json& j) {
   if (j.contains("buffer")) return KernelArg::of_buffer(j.at("buffer").get<std::string>());
-  if (j.contains("iteration")) return KernelArg::loop_iteration();
   if (j.contains("i32")) return KernelArg::of_scalar(j.at("i32").get<int32_t>());
   if (j.contains("i64")) return KernelArg::of_scalar(j.at("i64").get<int64_t>());
   if (j.contains("f32")) return KernelArg::of_scalar(j.at("f32").get<float>());

@@ -1,18 +1,15 @@
 #include "gpu/plan_runner.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <iostream>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <variant>
 
 namespace ktune {
-
-CUdeviceptr BufferTable::at(const std::string& name) const {
-  auto it = address.find(name);
-  if (it == address.end()) throw std::runtime_error("the plan names no buffer '" + name + "'");
-  return it->second;
-}
 
 PlanRunner::PlanRunner(const CudaDriver& cu, const CudaModule& module, const std::vector<LaunchStep>& steps,
                        std::vector<PlanOp> program, const BufferTable& table)
@@ -20,6 +17,45 @@ PlanRunner::PlanRunner(const CudaDriver& cu, const CudaModule& module, const std
   for (const LaunchStep& step : steps) launches_.push_back(prepare_launch(module, step));
   if (program_.empty())
     for (size_t i = 0; i < steps.size(); ++i) program_.push_back(PlanOp::run(i));
+  build_graph();
+}
+
+namespace {
+
+bool has_loop(const std::vector<PlanOp>& program) {
+  for (const PlanOp& op : program)
+    if (op.kind == PlanOp::Kind::Loop) return true;
+  return false;
+}
+
+bool host_loops_asked() {
+  const char* loops = std::getenv("KTUNE_LOOPS");
+  return loops && std::string(loops) == "host";
+}
+
+}  // namespace
+
+// A program with loops becomes a graph the device runs; where the driver cannot build it, the
+// host runs the loops (said once on stderr, since every measurement would say it again).
+void PlanRunner::build_graph() {
+  if (!has_loop(program_) || host_loops_asked() || !cu_.has_conditional_graphs()) return;
+  try {
+    graph_ = std::make_unique<DeviceLoopGraph>(cu_, program_, table_, [this](size_t i) { return graph_kernel(i); });
+  } catch (const std::exception& e) {
+    static std::once_flag said;
+    std::call_once(said, [&] { std::cerr << "ktune: loops run on the host: " << e.what() << "\n"; });
+  }
+}
+
+// Launch i as a node of the graph: its whole grid when sized from a counter (the kernel stops
+// at the counter).
+GraphKernel PlanRunner::graph_kernel(size_t launch) {
+  Launch& l = launches_.at(launch);
+  const LaunchStep whole = *resolve_launch(
+      *l.step, [](const std::string&, uint32_t) { return 0; }, CounterGrids::Whole);
+  GraphKernel k{l.function, whole.grid, whole.block, whole.shared_bytes, {}};
+  for (uint64_t& slot : l.slots) k.params.push_back(&slot);
+  return k;
 }
 
 PlanRunner::Launch PlanRunner::prepare_launch(const CudaModule& module, const LaunchStep& step) const {
@@ -73,21 +109,25 @@ int32_t PlanRunner::read_counter(CUstream stream, const std::string& buffer, uin
   return value;
 }
 
-void PlanRunner::run(CUstream stream) { run_ops(program_, stream, 0); }
+void PlanRunner::run(CUstream stream) {
+  if (graph_) {
+    graph_->launch(stream);
+    window_ = {};
+    return;
+  }
+  run_ops(program_, stream);
+}
 
-void PlanRunner::run_ops(const std::vector<PlanOp>& ops, CUstream stream, int32_t iteration) {
+void PlanRunner::run_ops(const std::vector<PlanOp>& ops, CUstream stream) {
   const auto counter = [&](const std::string& buffer, uint32_t index) { return read_counter(stream, buffer, index); };
   for (const PlanOp& op : ops) {
     switch (op.kind) {
       case PlanOp::Kind::Launch: {
         Launch& l = launches_.at(op.launch);
-        const std::optional<LaunchStep> s = resolve_launch(*l.step, iteration, counter);
+        const std::optional<LaunchStep> s = resolve_launch(*l.step, counter);
         if (!s) break;
-        std::vector<void*> params;  // cuLaunchKernel copies the values: the slots may change after
-        for (size_t a = 0; a < l.slots.size(); ++a) {
-          if (l.step->args[a].iteration) std::memcpy(&l.slots[a], &iteration, sizeof iteration);
-          params.push_back(&l.slots[a]);
-        }
+        std::vector<void*> params;
+        for (uint64_t& slot : l.slots) params.push_back(&slot);
         cu_.check(cu_.launch_kernel(l.function, s->grid.x, s->grid.y, s->grid.z, s->block.x, s->block.y, s->block.z,
                                     s->shared_bytes, stream, params.data(), nullptr),
                   "launching '" + s->entry + "'");
@@ -106,7 +146,7 @@ void PlanRunner::run_ops(const std::vector<PlanOp>& ops, CUstream stream, int32_
         break;
       case PlanOp::Kind::Loop:
         for (int i = 0; i < op.max_iterations; ++i) {
-          run_ops(op.body, stream, i);
+          run_ops(op.body, stream);
           if (read_counter(stream, op.until_zero, 0) == 0) break;
         }
         break;

@@ -1,25 +1,22 @@
 #pragma once
 // Runs a launch plan's program (kernels/launch_plan.h) on a stream: its launches bound to the
 // functions of a loaded module and to device addresses by buffer name. The measurement worker
-// times it; the C++ client runs it on the user's own buffers. Loops wait for their counters.
+// times it; the C++ client runs it on the user's own buffers. A program with loops runs as one
+// CUDA graph whose loops the device tests (device_loop_graph.h) where the driver has
+// conditional nodes; otherwise, or with KTUNE_LOOPS=host in the environment, the host runs
+// each loop, reading its counter after every iteration.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "gpu/buffer_table.h"
 #include "gpu/cuda_resources.h"
+#include "gpu/device_loop_graph.h"
 #include "kernels/launch_plan.h"
 
 namespace ktune {
-
-// The device address and size of every buffer a plan names.
-struct BufferTable {
-  std::map<std::string, CUdeviceptr> address;
-  std::map<std::string, size_t> size;
-  std::vector<DeviceMemory> owned;  // what the table's owner allocated for it (scratch, outputs)
-
-  CUdeviceptr at(const std::string& name) const;  // throws naming the missing buffer
-};
 
 class PlanRunner {
  public:
@@ -29,9 +26,12 @@ class PlanRunner {
   PlanRunner(const CudaDriver& cu, const CudaModule& module, const std::vector<LaunchStep>& steps,
              std::vector<PlanOp> program, const BufferTable& table);
 
-  // Enqueues the program on `stream`; returns once everything is enqueued (a loop's counter
-  // reads synchronise the stream).
+  // Enqueues the program on `stream`; returns once everything is enqueued (a loop the host
+  // runs synchronises the stream to read its counter).
   void run(CUstream stream);
+
+  // Whether the program's loops run on the device (false too for a program without loops).
+  bool loops_on_device() const { return graph_ != nullptr; }
 
  private:
   struct Launch {
@@ -49,8 +49,10 @@ class PlanRunner {
   static constexpr uint64_t kWindowWords = 256;
 
   Launch prepare_launch(const CudaModule& module, const LaunchStep& step) const;
+  GraphKernel graph_kernel(size_t launch);
+  void build_graph();
   int32_t read_counter(CUstream stream, const std::string& buffer, uint32_t index);
-  void run_ops(const std::vector<PlanOp>& ops, CUstream stream, int32_t iteration);
+  void run_ops(const std::vector<PlanOp>& ops, CUstream stream);
 
   const CudaDriver& cu_;
   const BufferTable& table_;
@@ -58,6 +60,7 @@ class PlanRunner {
   std::vector<Launch> launches_;
   PinnedHostMemory window_memory_;
   CounterWindow window_;
+  std::unique_ptr<DeviceLoopGraph> graph_;
 };
 
 }  // namespace ktune

@@ -59,12 +59,13 @@ std::vector<PlanOp> LaunchPlan::effective_program() const {
   return once;
 }
 
-std::optional<LaunchStep> resolve_launch(const LaunchStep& step, int32_t iteration,
-                                         const std::function<int32_t(const std::string&, uint32_t)>& counter) {
+std::optional<LaunchStep> resolve_launch(const LaunchStep& step,
+                                         const std::function<int32_t(const std::string&, uint32_t)>& counter,
+                                         CounterGrids grids) {
   LaunchStep out = step;
-  for (KernelArg& a : out.args)
-    if (a.iteration) a = KernelArg::of_scalar(iteration);
-  if (step.grid_from) {
+  if (step.grid_from && grids == CounterGrids::Whole) {
+    out.grid_from.reset();
+  } else if (step.grid_from) {
     const int64_t items = counter(step.grid_from->buffer, step.grid_from->index);
     if (items <= 0) return std::nullopt;
     const int64_t blocks = (items + step.grid_from->items_per_block - 1) / step.grid_from->items_per_block;

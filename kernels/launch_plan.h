@@ -22,22 +22,22 @@ struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
 };
 
-// A kernel argument: a named device buffer, a scalar passed by value, or the number of the
-// loop iteration the launch runs in (0 outside loops; an int32), for ping-pong buffers.
+// A kernel argument: a named device buffer or a scalar passed by value. Arguments are the same
+// in every iteration of a loop (what changes, such as an iteration number for ping-pong
+// buffers, lives in device memory), so that a loop can run on the device.
 struct KernelArg {
   std::string buffer;  // empty for scalars
   std::variant<int32_t, int64_t, float, double> scalar{int32_t{0}};
-  bool iteration = false;
 
-  static KernelArg of_buffer(std::string name) { return {std::move(name), int32_t{0}, false}; }
+  static KernelArg of_buffer(std::string name) { return {std::move(name), int32_t{0}}; }
   template <typename T>
-  static KernelArg of_scalar(T v) { return {"", v, false}; }
-  static KernelArg loop_iteration() { return {"", int32_t{0}, true}; }
+  static KernelArg of_scalar(T v) { return {"", v}; }
 };
 
 // A grid sized on the device: x = ceil(counter / items_per_block), where the counter is the
 // int32 at element `index` of `buffer` when the launch runs (a frontier's length). A launch
-// whose counter is 0 does not run.
+// whose counter is 0 does not run. The kernel itself must still stop at the counter: a loop
+// run on the device launches the step's whole grid (the most blocks) every iteration.
 struct GridFromCounter {
   std::string buffer;
   uint32_t index = 0;
@@ -118,11 +118,17 @@ struct LaunchPlan {
 // The reference answer, one array of doubles per output buffer, by name.
 using Reference = std::map<std::string, std::vector<double>>;
 
-// `step` as it runs in loop iteration `iteration`: its iteration arguments filled in and its
-// grid sized from its counter, read with `counter(buffer, index)`; nothing when the counter
-// is 0 (the launch is skipped). Shared by the worker, the interpreter and the emulator.
-std::optional<LaunchStep> resolve_launch(const LaunchStep& step, int32_t iteration,
-                                         const std::function<int32_t(const std::string&, uint32_t)>& counter);
+// How a launch sized from a counter runs: with the grid its counter asks for, read on the host
+// (skipped at 0), or with its whole grid, the kernel stopping at the counter, as in a loop the
+// device runs without the host.
+enum class CounterGrids { FromCounter, Whole };
+
+// `step` as it runs: its grid sized from its counter, read with `counter(buffer, index)`;
+// nothing when the counter is 0 (the launch is skipped). With CounterGrids::Whole, the step's
+// whole grid. Shared by the worker, the interpreter and the emulator.
+std::optional<LaunchStep> resolve_launch(const LaunchStep& step,
+                                         const std::function<int32_t(const std::string&, uint32_t)>& counter,
+                                         CounterGrids grids = CounterGrids::FromCounter);
 
 // Throws InputError when `plan` names a buffer it lacks, a launch it does not have, or a loop
 // without a stopping buffer or bound.

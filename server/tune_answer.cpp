@@ -81,7 +81,6 @@ nlohmann::json build_tune_answer(const KernelFamily& family, const Workload& wor
     nlohmann::json args = nlohmann::json::array();
     for (const KernelArg& a : s.args) {
       if (!a.buffer.empty()) args.push_back({{"buffer", a.buffer}});
-      else if (a.iteration) args.push_back({{"iteration", true}});
       else std::visit([&args](auto v) { args.push_back({{"scalar", v}}); }, a.scalar);
     }
     nlohmann::json step = {{"entry", s.entry}, {"grid", dim(s.grid)}, {"block", dim(s.block)},

@@ -4,8 +4,10 @@
 #define KT_UNREACHED (-1)
 
 // The int32 slots of the `state` buffer, which the plan's program reads: the loop runs while
-// STATE_FRONTIER (slot 0, the loop's counter) is not zero, and each launch's grid is sized from
-// its own slot, so a launch whose mode is not the current one has a grid of 0 and does not run.
+// STATE_FRONTIER (slot 0, the loop's counter) is not zero, and each launch covers the items of
+// its own slot, so a launch whose mode is not the current one has no items (and, in a loop
+// run by the host, a grid of 0). The iteration lives here too: a loop's launches are the same
+// every iteration, so that the loop can run on the device.
 #define STATE_FRONTIER 0         // vertices of the current frontier
 #define STATE_QUEUE_ITEMS 1      // push over the queue: the frontier's length, else 0
 #define STATE_BITMAP_ITEMS 2     // push over the bitmap: the vertex count, else 0
@@ -16,7 +18,9 @@
 #define STATE_NEXT_EDGES 7       // their out-edges (Beamer's m_f)
 #define STATE_UNVISITED_EDGES 8  // out-edges of the vertices not reached yet (Beamer's m_u)
 #define STATE_MODE 9             // how the current level runs: one of the MODE_ below
-#define STATE_QUEUE_TAIL 10      // bfs_bitmap_to_queue's tail (bfs_plan.h's kBfsStateSlots hold them all)
+#define STATE_QUEUE_TAIL 10      // bfs_bitmap_to_queue's tail
+#define STATE_ITERATION 11       // the loop's iteration: the level being expanded, less one (bfs_plan.h's
+                                 // kBfsStateSlots hold them all)
 
 #define MODE_PUSH_QUEUE 0
 #define MODE_PUSH_BITMAP 1

@@ -58,6 +58,7 @@ extern "C" __global__ void bfs_start(const int* __restrict__ row_ptr, int* state
   state[STATE_UNVISITED_EDGES] = nnz - out_degree(row_ptr, source);
   state[STATE_MODE] = mode;
   state[STATE_QUEUE_TAIL] = 0;
+  state[STATE_ITERATION] = 0;
   plan_level(state, mode, 1, n);
 }
 
@@ -80,24 +81,25 @@ extern "C" __global__ void bfs_level_end(int* state, int n) {
   state[STATE_UNVISITED_EDGES] = unvisited;
   state[STATE_MODE] = next;
   state[STATE_QUEUE_TAIL] = 0;
+  state[STATE_ITERATION] += 1;  // the conversions after this launch already serve the next level
   plan_level(state, next, frontier, n);
 }
 
 // The queue the level wrote (the half the next iteration reads), as bits.
 extern "C" __global__ void __launch_bounds__(KT_CONVERT_BLOCK)
-bfs_queue_to_bitmap(const int* state, const int* queue, unsigned* bits, int n, int iteration) {
+bfs_queue_to_bitmap(const int* state, const int* queue, unsigned* bits, int n) {
   const int i = blockIdx.x * KT_CONVERT_BLOCK + threadIdx.x;
   if (i >= state[STATE_TO_BITMAP_ITEMS]) return;
-  const int v = queue[((iteration + 1) & 1) * n + i];
+  const int v = queue[(state[STATE_ITERATION] & 1) * n + i];
   atomicOr(bits + (v >> 5), 1u << (v & 31));
 }
 
 // The bitmap's vertices as the queue the next iteration reads: one atomic per warp reserves
 // the warp's slots.
 extern "C" __global__ void __launch_bounds__(KT_CONVERT_BLOCK)
-bfs_bitmap_to_queue(int* state, const unsigned* bits, int* queue, int n, int iteration) {
+bfs_bitmap_to_queue(int* state, const unsigned* bits, int* queue, int n) {
   const int v = blockIdx.x * KT_CONVERT_BLOCK + threadIdx.x;
-  const bool in = v < n && has_bit(bits, v);
+  const bool in = v < state[STATE_TO_QUEUE_ITEMS] && has_bit(bits, v);
   const unsigned members = __ballot_sync(KT_FULL_MASK, in);
   if (members == 0) return;
   const int lane = threadIdx.x % 32;
@@ -105,5 +107,5 @@ bfs_bitmap_to_queue(int* state, const unsigned* bits, int* queue, int n, int ite
   int first = 0;
   if (lane == leader) first = atomicAdd(state + STATE_QUEUE_TAIL, __popc(members));
   first = __shfl_sync(KT_FULL_MASK, first, leader);
-  if (in) queue[((iteration + 1) & 1) * n + first + __popc(members & ((1u << lane) - 1))] = v;
+  if (in) queue[(state[STATE_ITERATION] & 1) * n + first + __popc(members & ((1u << lane) - 1))] = v;
 }

@@ -18,14 +18,11 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 KernelArg buffer(const char* name) { return KernelArg::of_buffer(name); }
 
 // The shared tail of every per-source kernel's arguments.
-void add_rows(std::vector<KernelArg>& args, const BfsShape& shape, int32_t row, bool iteration) {
+void add_rows(std::vector<KernelArg>& args, const BfsShape& shape, int32_t row) {
   args.push_back(buffer("depths"));
   if (shape.parents) args.push_back(buffer("parents"));
   args.push_back(KernelArg::of_scalar(shape.vertices));
-  if (iteration) {
-    args.push_back(KernelArg::of_scalar(row * shape.vertices));
-    args.push_back(KernelArg::loop_iteration());
-  }
+  args.push_back(KernelArg::of_scalar(row * shape.vertices));
 }
 
 LaunchStep expansion(const char* entry, const BfsShape& shape, const BfsConfig& c, uint32_t slot) {
@@ -62,20 +59,20 @@ std::vector<LaunchStep> source_launches(const BfsShape& shape, const BfsConfig& 
   if (c.pushes_queue()) {
     LaunchStep s = expansion("bfs_push_queue", shape, c, kQueueItems);
     s.args = {buffer("row_ptr"), buffer("col_idx"), buffer("bfs_state"), buffer("queue")};
-    add_rows(s.args, shape, row, true);
+    add_rows(s.args, shape, row);
     steps.push_back(s);
   }
   if (c.pushes_bitmap()) {
     LaunchStep s = expansion("bfs_push_bitmap", shape, c, kBitmapItems);
     s.args = {buffer("row_ptr"), buffer("col_idx"), buffer("bfs_state"), buffer("bitmap"), buffer("next_bitmap")};
-    add_rows(s.args, shape, row, true);
+    add_rows(s.args, shape, row);
     steps.push_back(s);
   }
   if (c.pulls()) {
     LaunchStep s = expansion("bfs_pull", shape, c, kPullItems);
     s.args = {buffer("row_ptr"),   buffer("in_row_ptr"), buffer("in_col_idx"),
               buffer("bfs_state"), buffer("bitmap"),     buffer("next_bitmap")};
-    add_rows(s.args, shape, row, true);
+    add_rows(s.args, shape, row);
     steps.push_back(s);
   }
   return steps;
@@ -91,12 +88,10 @@ std::vector<LaunchStep> level_launches(const BfsShape& shape, const BfsConfig& c
   steps.push_back(end);
   if (c.converts()) {
     LaunchStep to_bitmap = conversion("bfs_queue_to_bitmap", shape, kToBitmapItems);
-    to_bitmap.args = {buffer("bfs_state"), buffer("queue"), buffer("bitmap"), KernelArg::of_scalar(shape.vertices),
-                      KernelArg::loop_iteration()};
+    to_bitmap.args = {buffer("bfs_state"), buffer("queue"), buffer("bitmap"), KernelArg::of_scalar(shape.vertices)};
     steps.push_back(to_bitmap);
     LaunchStep to_queue = conversion("bfs_bitmap_to_queue", shape, kToQueueItems);
-    to_queue.args = {buffer("bfs_state"), buffer("bitmap"), buffer("queue"), KernelArg::of_scalar(shape.vertices),
-                     KernelArg::loop_iteration()};
+    to_queue.args = {buffer("bfs_state"), buffer("bitmap"), buffer("queue"), KernelArg::of_scalar(shape.vertices)};
     steps.push_back(to_queue);
   }
   return steps;

@@ -35,8 +35,8 @@ struct Pull {
 
 extern "C" __global__ void __launch_bounds__(KT_BLOCK)
 bfs_pull(const int* __restrict__ row_ptr, const int* __restrict__ in_row_ptr, const int* __restrict__ in_col_idx,
-         int* state, const unsigned* bits, unsigned* next_bits, int* depth KT_PARENT_PARAM, int n, int offset,
-         int iteration) {
-  Pull op{row_ptr, in_row_ptr, in_col_idx, state, bits, next_bits, depth + offset, KT_PARENT_ROW, iteration + 1};
-  expand(op, n);
+         int* state, const unsigned* bits, unsigned* next_bits, int* depth KT_PARENT_PARAM, int n, int offset) {
+  Pull op{row_ptr, in_row_ptr, in_col_idx, state, bits, next_bits, depth + offset, KT_PARENT_ROW,
+          state[STATE_ITERATION] + 1};
+  expand(op, state[STATE_PULL_ITEMS]);  // n when this level pulls, else 0
 }

@@ -26,3 +26,4 @@ __device__ __forceinline__ int to_bits(dist_t d) { return d; }
 #define STATE_FAR 3          // delta-stepping: vertices waiting in the far set
 #define STATE_SWEEP_ITEMS 4  // delta-stepping: n when the far set is swept after this pass, else 0
 #define STATE_THRESHOLD 5    // delta-stepping: the near/far split, as distance bits
+#define STATE_PASS 6         // the loop's iteration (a loop's launches are the same every pass)

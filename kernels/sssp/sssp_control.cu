@@ -15,6 +15,7 @@ extern "C" __global__ void sssp_start(int* state, int* queue, int* dist, int off
   state[STATE_FAR] = 0;
   state[STATE_SWEEP_ITEMS] = 0;
   state[STATE_THRESHOLD] = to_bits(delta);
+  state[STATE_PASS] = 0;
 }
 
 // The queue this pass wrote is the next pass's. Delta-stepping: when it is empty but vertices
@@ -35,15 +36,16 @@ extern "C" __global__ void sssp_pass_end(int* state, int n, dist_t delta) {
   state[STATE_SWEEP_ITEMS] = advance ? n : 0;
 #endif
   state[STATE_ACTIVE] = items + far;
+  state[STATE_PASS] += 1;  // the sweep after this launch already fills the next pass's queue
 }
 
 // The far set's vertices now below the threshold join the queue the next pass reads.
 extern "C" __global__ void __launch_bounds__(KT_SWEEP_BLOCK)
-sssp_sweep(int* state, int* queue, const int* dist, int* pending, int n, int offset, int iteration) {
+sssp_sweep(int* state, int* queue, const int* dist, int* pending, int n, int offset) {
   const int v = blockIdx.x * KT_SWEEP_BLOCK + threadIdx.x;
   if (v >= state[STATE_SWEEP_ITEMS] || !pending[v]) return;
   if (!(from_bits(dist[offset + v]) < from_bits(state[STATE_THRESHOLD]))) return;
   pending[v] = 0;
   atomicAdd(state + STATE_FAR, -1);
-  queue[((iteration + 1) & 1) * n + atomicAdd(state + STATE_ITEMS, 1)] = v;
+  queue[(state[STATE_PASS] & 1) * n + atomicAdd(state + STATE_ITEMS, 1)] = v;
 }

@@ -65,8 +65,7 @@ std::vector<LaunchStep> sssp_launches(const SsspShape& shape, const SsspConfig& 
     relax.grid.x = static_cast<uint32_t>(std::max<int64_t>(1, ceil_div(n, c.tile_items())));
     relax.grid_from = GridFromCounter{"sssp_state", kItems, static_cast<uint32_t>(c.tile_items())};
     relax.args = {buffer("row_ptr"), buffer("col_idx"), buffer("weights"), buffer("sssp_state"), buffer("queue"),
-                  buffer("distances"), buffer("stamps"), buffer("pending"), KernelArg::of_scalar(n), offset,
-                  KernelArg::loop_iteration()};
+                  buffer("distances"), buffer("stamps"), buffer("pending"), KernelArg::of_scalar(n), offset};
     steps.push_back(relax);
     if (c.delta_stepping()) {
       LaunchStep sweep;
@@ -75,7 +74,7 @@ std::vector<LaunchStep> sssp_launches(const SsspShape& shape, const SsspConfig& 
       sweep.grid.x = static_cast<uint32_t>(std::max<int64_t>(1, ceil_div(n, kSweepBlock)));
       sweep.grid_from = GridFromCounter{"sssp_state", kSweepItems, kSweepBlock};
       sweep.args = {buffer("sssp_state"), buffer("queue"), buffer("distances"), buffer("pending"),
-                    KernelArg::of_scalar(n), offset, KernelArg::loop_iteration()};
+                    KernelArg::of_scalar(n), offset};
       steps.push_back(sweep);
     }
   }

@@ -39,7 +39,8 @@ struct Relax {
 
 extern "C" __global__ void __launch_bounds__(KT_BLOCK)
 sssp_relax(const int* __restrict__ row_ptr, const int* __restrict__ col_idx, const dist_t* __restrict__ weight,
-           int* state, int* queue, int* dist, int* stamp, int* pending, int n, int offset, int iteration) {
+           int* state, int* queue, int* dist, int* stamp, int* pending, int n, int offset) {
+  const int iteration = state[STATE_PASS];
   Relax op{row_ptr, col_idx, weight, state, queue + (iteration & 1) * n, queue + ((iteration + 1) & 1) * n,
            dist + offset, stamp, pending, iteration};
   expand(op, state[STATE_ITEMS]);

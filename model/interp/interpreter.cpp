@@ -39,19 +39,19 @@ void run_launch(const ptx::PtxFunction& f, const LaunchStep& step, HostMemory& m
 }
 
 void run_program(const ptx::PtxModule& module, const LaunchPlan& plan, const std::vector<PlanOp>& ops,
-                 HostMemory& memory, int32_t iteration) {
+                 HostMemory& memory, CounterGrids grids) {
   const auto counter = [&memory](const std::string& buffer, uint32_t index) { return memory.int32_at(buffer, index); };
   for (const PlanOp& op : ops) {
     switch (op.kind) {
       case PlanOp::Kind::Launch:
-        if (const std::optional<LaunchStep> step = resolve_launch(plan.steps.at(op.launch), iteration, counter))
+        if (const std::optional<LaunchStep> step = resolve_launch(plan.steps.at(op.launch), counter, grids))
           run_launch(module.function(step->entry), *step, memory);
         break;
       case PlanOp::Kind::Fill: memory.fill(op.buffer, op.word); break;
       case PlanOp::Kind::Copy: memory.copy(op.from, op.buffer); break;
       case PlanOp::Kind::Loop:
         for (int i = 0; i < op.max_iterations; ++i) {
-          run_program(module, plan, op.body, memory, i);
+          run_program(module, plan, op.body, memory, grids);
           if (memory.int32_at(op.until_zero, 0) == 0) break;
         }
         break;
@@ -59,9 +59,9 @@ void run_program(const ptx::PtxModule& module, const LaunchPlan& plan, const std
   }
 }
 
-Reference compute_outputs(const ptx::PtxModule& module, const LaunchPlan& plan) {
+Reference compute_outputs(const ptx::PtxModule& module, const LaunchPlan& plan, CounterGrids grids) {
   HostMemory memory(plan, HostMemory::Fill::Poison);
-  run_program(module, plan, plan.effective_program(), memory);
+  run_program(module, plan, plan.effective_program(), memory, grids);
   Reference out;
   for (const PlanOutput& o : plan.outputs) {
     const std::string_view bytes = memory.bytes_of(o.buffer);

@@ -66,13 +66,14 @@ std::vector<BlockTrace> interpret_blocks(const ptx::PtxFunction& f, const Launch
 void run_launch(const ptx::PtxFunction& f, const LaunchStep& step, HostMemory& memory);
 
 // Runs `ops` of the plan's program (launches with every block, fills, copies, loops) on
-// `memory`, as the measurement worker does.
+// `memory`, as the measurement worker does, its launches sized from counters as `grids` says.
 void run_program(const ptx::PtxModule& module, const LaunchPlan& plan, const std::vector<PlanOp>& ops,
-                 HostMemory& memory, int32_t iteration = 0);
+                 HostMemory& memory, CounterGrids grids = CounterGrids::FromCounter);
 
 // Runs a whole plan on poisoned outputs, as the GPU measurement does, and returns every
 // output's values as doubles, by buffer name. For small inputs: this is how CI checks device
-// kernels against the CPU reference.
-Reference compute_outputs(const ptx::PtxModule& module, const LaunchPlan& plan);
+// kernels against the CPU reference, with the grids of both ways a loop runs.
+Reference compute_outputs(const ptx::PtxModule& module, const LaunchPlan& plan,
+                          CounterGrids grids = CounterGrids::FromCounter);
 
 }  // namespace ktune::interp

@@ -129,7 +129,7 @@ void name_bottleneck(CandidatePrediction& p, const GpuSpec& gpu) {
 
 // Follows a program as it runs (interpreter.h's run_program), emulating every launch it executes.
 void emulate_program(const ptx::PtxModule& module, const LaunchPlan& plan, const std::vector<PlanOp>& ops,
-                     interp::HostMemory& memory, int32_t iteration, const CompiledKernel& kernel,
+                     interp::HostMemory& memory, const CompiledKernel& kernel,
                      const LaunchWeigher& weigher, const GpuSpec& gpu, const CandidateEmulationOptions& options,
                      CandidatePrediction& p) {
   const auto counter = [&memory](const std::string& buffer, uint32_t index) { return memory.int32_at(buffer, index); };
@@ -137,14 +137,14 @@ void emulate_program(const ptx::PtxModule& module, const LaunchPlan& plan, const
     throw_if_cancelled();
     switch (op.kind) {
       case PlanOp::Kind::Launch:
-        if (const std::optional<LaunchStep> step = resolve_launch(plan.steps.at(op.launch), iteration, counter))
+        if (const std::optional<LaunchStep> step = resolve_launch(plan.steps.at(op.launch), counter))
           p.steps.push_back(emulate_step(module, plan, *step, memory, kernel, weigher, gpu, options, p, true));
         break;
       case PlanOp::Kind::Fill: memory.fill(op.buffer, op.word); break;
       case PlanOp::Kind::Copy: memory.copy(op.from, op.buffer); break;
       case PlanOp::Kind::Loop:
         for (int i = 0; i < op.max_iterations; ++i) {
-          emulate_program(module, plan, op.body, memory, i, kernel, weigher, gpu, options, p);
+          emulate_program(module, plan, op.body, memory, kernel, weigher, gpu, options, p);
           if (memory.int32_at(op.until_zero, 0) == 0) break;
         }
         break;
@@ -169,7 +169,7 @@ CandidatePrediction emulate_plan_unguarded(const LaunchPlan& plan, const Compile
       p.steps.push_back(emulate_step(*module, plan, step, memory, kernel, weigher, gpu, options, p, false));
   } else {
     interp::HostMemory memory(plan, interp::HostMemory::Fill::Poison);
-    emulate_program(*module, plan, plan.program, memory, 0, kernel, weigher, gpu, options, p);
+    emulate_program(*module, plan, plan.program, memory, kernel, weigher, gpu, options, p);
     if (p.steps.empty()) throw InputError("the plan's program ran no launch to emulate");
   }
 

@@ -1,6 +1,6 @@
 // A plan with control flow on the GPU: the worker runs its fills, its loop until the counter
-// reaches 0, the grid sized from that counter and the iteration argument, verifies every
-// output, and times the whole plan as one measurement.
+// reaches 0 and the grid sized from that counter, verifies every output, and times the whole
+// plan as one measurement.
 #include <gtest/gtest.h>
 
 #include "tests/device/device_fixture.h"
@@ -17,7 +17,7 @@ TEST_F(DeviceTest, AnIterativePlanRunsToItsAnswerAndIsTimedWhole) {
   options.max_seconds = 0.5;
   const Measurement m = measurer().measure(k, iterative_plan(), iterative_reference(), options);
   EXPECT_EQ(m.status, MeasureStatus::Ok) << m.message;
-  // Ten iterations of two launches, each loop test reading the counter back.
+  // Ten iterations of two launches and a loop test.
   EXPECT_GT(m.median_us, 10.0);
 }
 

@@ -19,8 +19,7 @@ MeasureRequest sample_request() {
   step.shared_bytes = 65536;
   step.args = {KernelArg::of_buffer("values"), KernelArg::of_scalar(int32_t{-7}),
                KernelArg::of_scalar(int64_t{1} << 40), KernelArg::of_scalar(0.1f),
-               KernelArg::of_scalar(std::numeric_limits<double>::min()), KernelArg::of_buffer("y"),
-               KernelArg::loop_iteration()};
+               KernelArg::of_scalar(std::numeric_limits<double>::min()), KernelArg::of_buffer("y")};
   step.grid_from = GridFromCounter{"count", 0, 128};
   r.steps = {step};
   r.program = {PlanOp::fill("y", 7), PlanOp::loop({PlanOp::run(0), PlanOp::copy("y", "y")}, "count", 50)};
@@ -50,14 +49,13 @@ TEST(MeasureRequest, JsonRoundTripKeepsEveryField) {
   EXPECT_EQ(s.grid.z, 3u);
   EXPECT_EQ(s.block.x, 256u);
   EXPECT_EQ(s.shared_bytes, 65536u);
-  ASSERT_EQ(s.args.size(), 7u);
+  ASSERT_EQ(s.args.size(), 6u);
   EXPECT_EQ(s.args[0].buffer, "values");
   EXPECT_EQ(s.args[5].buffer, "y");
   EXPECT_EQ(s.args[1].scalar, in.steps[0].args[1].scalar);  // the variant compares type and value
   EXPECT_EQ(s.args[2].scalar, in.steps[0].args[2].scalar);
   EXPECT_EQ(s.args[3].scalar, in.steps[0].args[3].scalar);
   EXPECT_EQ(s.args[4].scalar, in.steps[0].args[4].scalar);
-  EXPECT_TRUE(s.args[6].iteration);
   ASSERT_TRUE(s.grid_from);
   EXPECT_EQ(s.grid_from->buffer, "count");
   EXPECT_EQ(s.grid_from->items_per_block, 128u);

@@ -93,11 +93,14 @@ TEST(BfsInterp, EveryCheckedConfigurationCompilesAndComputesTheReference) {
       problem.params["sources"] = test.sources;
       const LaunchPlan plan = family.prepare(w, problem, c.config);
       const Reference expected = family.reference(w, problem);
-      const Reference got = interp::compute_outputs(module, plan);
       const CheckData data = check_data_of(plan);
-      for (const PlanOutput& o : plan.outputs) {
-        const Verdict v = family.verify(problem, o, output_bytes(got.at(o.buffer), Dtype::I32), expected.at(o.buffer), data);
-        EXPECT_TRUE(v.ok) << o.buffer << ": " << v.message;
+      for (const CounterGrids grids : {CounterGrids::FromCounter, CounterGrids::Whole}) {
+        const Reference got = interp::compute_outputs(module, plan, grids);
+        for (const PlanOutput& o : plan.outputs) {
+          const Verdict v =
+              family.verify(problem, o, output_bytes(got.at(o.buffer), Dtype::I32), expected.at(o.buffer), data);
+          EXPECT_TRUE(v.ok) << o.buffer << (grids == CounterGrids::Whole ? " (whole grids)" : "") << ": " << v.message;
+        }
       }
     }
   }

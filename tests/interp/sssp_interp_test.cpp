@@ -48,11 +48,14 @@ std::string first_failure(const ptx::PtxModule& module, const Config& config, Dt
     family.check_problem(w, problem);
     const LaunchPlan plan = family.prepare(w, problem, config);
     const Reference expected = family.reference(w, problem);
-    const Reference got = interp::compute_outputs(module, plan);
     const CheckData data = check_data_of(plan);
-    for (const PlanOutput& o : plan.outputs) {
-      const Verdict v = family.verify(problem, o, output_bytes(got.at(o.buffer), o.dtype), expected.at(o.buffer), data);
-      if (!v.ok) return test.name + ": " + v.message;
+    for (const CounterGrids grids : {CounterGrids::FromCounter, CounterGrids::Whole}) {
+      const Reference got = interp::compute_outputs(module, plan, grids);
+      for (const PlanOutput& o : plan.outputs) {
+        const Verdict v =
+            family.verify(problem, o, output_bytes(got.at(o.buffer), o.dtype), expected.at(o.buffer), data);
+        if (!v.ok) return test.name + (grids == CounterGrids::Whole ? " (whole grids): " : ": ") + v.message;
+      }
     }
   }
   return "";

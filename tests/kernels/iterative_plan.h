@@ -2,7 +2,8 @@
 // A plan that iterates, for the tests of plans with control flow (the interpreter, the
 // emulator, the measurement worker): a counter starts at `start` and halves each iteration
 // until it reaches 0; each iteration adds it into `acc`, records it in `history` (by the
-// loop's iteration number) and, with a grid sized from the counter, adds 1 to marks[0..count).
+// loop's iteration number, which the kernel counts in `step`) and, with a grid sized from the
+// counter, adds 1 to marks[0..count).
 #include <string>
 #include <vector>
 
@@ -13,11 +14,11 @@ namespace ktune::testing_support {
 
 inline std::string iterative_source() {
   return R"(
-extern "C" __global__ void halve(int* count, float* acc, float* history, int iteration) {
+extern "C" __global__ void halve(int* count, float* acc, float* history, int* step) {
   if (threadIdx.x == 0 && blockIdx.x == 0) {
     const int c = count[0];
     acc[0] += (float)c;
-    history[iteration] = (float)c;
+    history[step[0]++] = (float)c;
     count[0] = c / 2;
   }
 }
@@ -33,7 +34,8 @@ constexpr int kIterativeHistory = 64;
 
 inline LaunchPlan iterative_plan() {
   LaunchPlan p;
-  p.buffers = {{"count", {}, 4}, {"acc", {}, 4}, {"history", {}, 4 * kIterativeHistory}, {"marks", {}, 4 * kIterativeStart}};
+  p.buffers = {{"count", {}, 4}, {"acc", {}, 4},  {"history", {}, 4 * kIterativeHistory},
+               {"step", {}, 4},  {"marks", {}, 4 * kIterativeStart}};
   LaunchStep mark;
   mark.entry = "mark";
   mark.block.x = 256;
@@ -44,10 +46,10 @@ inline LaunchPlan iterative_plan() {
   halve.entry = "halve";
   halve.block.x = 32;
   halve.args = {KernelArg::of_buffer("count"), KernelArg::of_buffer("acc"), KernelArg::of_buffer("history"),
-                KernelArg::loop_iteration()};
+                KernelArg::of_buffer("step")};
   p.steps = {mark, halve};
   p.program = {PlanOp::fill("count", kIterativeStart), PlanOp::fill("acc", 0), PlanOp::fill("history", 0),
-               PlanOp::fill("marks", 0),
+               PlanOp::fill("step", 0), PlanOp::fill("marks", 0),
                PlanOp::loop({PlanOp::run(0), PlanOp::run(1)}, "count", kIterativeHistory)};
   p.outputs = {{"acc", 1, Dtype::F32}, {"history", kIterativeHistory, Dtype::F32}, {"marks", kIterativeStart, Dtype::F32}};
   return p;

@@ -25,8 +25,10 @@ std::shared_ptr<const CompiledKernel> compile_iterative() {
 TEST(IterativePlan, TheInterpreterFollowsTheLoopToTheAnswer) {
   const LaunchPlan plan = iterative_plan();
   ASSERT_NO_THROW(check_plan(plan));
-  const Reference got = interp::compute_outputs(ptx::parse_ptx(compile_iterative()->ptx), plan);
-  EXPECT_EQ(got, iterative_reference());
+  const ptx::PtxModule module = ptx::parse_ptx(compile_iterative()->ptx);
+  EXPECT_EQ(interp::compute_outputs(module, plan), iterative_reference());
+  // As a loop the device runs: `mark` on its whole grid, stopping at the counter.
+  EXPECT_EQ(interp::compute_outputs(module, plan, CounterGrids::Whole), iterative_reference());
 }
 
 TEST(IterativePlan, TheEmulatorTimesEveryLaunchTheLoopRuns) {

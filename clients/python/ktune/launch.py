@@ -1,8 +1,8 @@
 """Runs a tune answer's kernel on the caller's device arrays through CuPy.
 
 The answer (docs/api.md "The tune answer") carries the kernel's source, NVRTC options, and a
-launch list whose arguments are named buffers, scalars and loop iterations; "program", when
-present, is the control flow of an iterative plan over those launches.
+launch list whose arguments are named buffers and scalars; "program", when present, is the
+control flow of an iterative plan over those launches.
 """
 
 from __future__ import annotations
@@ -66,8 +66,7 @@ def parameter_types(source: str, entry: str, options: list[str]) -> list[str | N
     return types
 
 
-def kernel_args(step: dict, types: list[str | None], arrays: dict, cupy: Any,
-                iteration: int = 0) -> tuple:
+def kernel_args(step: dict, types: list[str | None], arrays: dict, cupy: Any) -> tuple:
     """The arguments of one launch: the caller's arrays by buffer name, typed scalars."""
     entry = step["entry"]
     if len(step["args"]) != len(types):
@@ -81,7 +80,7 @@ def kernel_args(step: dict, types: list[str | None], arrays: dict, cupy: Any,
         if "buffer" in arg:
             args.append(_array(arrays, arg["buffer"], entry))
         else:
-            args.append(getattr(cupy, ctype)(iteration if arg.get("iteration") else arg["scalar"]))
+            args.append(getattr(cupy, ctype)(arg["scalar"]))
     return tuple(args)
 
 
@@ -117,13 +116,13 @@ class CompiledAnswer:
     def __call__(self, arrays: dict, stream: Any = None) -> None:
         """Runs the plan on `arrays` (CuPy arrays by buffer name) on `stream` or the current."""
         with stream if stream is not None else contextlib.nullcontext():
-            self._run(self.program, arrays, 0)
+            self._run(self.program, arrays)
 
-    def _run(self, ops: list, arrays: dict, iteration: int) -> None:
+    def _run(self, ops: list, arrays: dict) -> None:
         for op in ops:
             kind = op["op"]
             if kind == "launch":
-                self._launch(*self.steps[op["launch"]], arrays, iteration)
+                self._launch(*self.steps[op["launch"]], arrays)
             elif kind == "fill":
                 self._words(arrays, op["buffer"]).fill(op["word"])
             elif kind == "copy":
@@ -133,15 +132,15 @@ class CompiledAnswer:
                                       "arrays of different sizes")
                 to[...] = source
             elif kind == "loop":
-                for i in range(op["max_iterations"]):
-                    self._run(op["body"], arrays, i)
+                for _ in range(op["max_iterations"]):
+                    self._run(op["body"], arrays)
                     if int(self._words(arrays, op["until_zero"], "int32")[0]) == 0:
                         break
             else:
                 raise LaunchError(f"unknown plan operation '{kind}': this client is older "
                                   "than the daemon")
 
-    def _launch(self, step: dict, kernel: Any, types: list, arrays: dict, iteration: int) -> None:
+    def _launch(self, step: dict, kernel: Any, types: list, arrays: dict) -> None:
         grid = list(step["grid"])
         if "grid_from" in step:  # the grid follows a counter on the device (a frontier's length)
             counter = step["grid_from"]
@@ -149,7 +148,7 @@ class CompiledAnswer:
             if items <= 0:
                 return
             grid[0] = min(math.ceil(items / counter["items_per_block"]), grid[0])
-        args = kernel_args(step, types, arrays, self.cupy, iteration)
+        args = kernel_args(step, types, arrays, self.cupy)
         kernel(tuple(grid), tuple(step["block"]), args, shared_mem=step["shared_bytes"])
 
     def _words(self, arrays: dict, name: str, dtype: str = "uint32") -> Any:

@@ -109,10 +109,10 @@ class LaunchTest(unittest.TestCase):
 
     def test_args_map_buffers_by_name_and_scalars_to_their_c_type(self) -> None:
         given = arrays("y")
-        step = {"entry": "step", "args": [{"scalar": 7}, {"scalar": 0.5}, {"iteration": True},
+        step = {"entry": "step", "args": [{"scalar": 7}, {"scalar": 0.5}, {"scalar": 3},
                                           {"buffer": "y"}]}
         types_ = parameter_types(SOURCE, "step", OPTIONS)
-        args = kernel_args(step, types_, given, self.cupy, iteration=3)
+        args = kernel_args(step, types_, given, self.cupy)
         self.assertEqual([type(a).__name__ for a in args[:3]], ["int64", "float64", "int32"])
         self.assertEqual(args[:3], (7, 0.5, 3))
         self.assertIs(args[3], given["y"])
@@ -146,7 +146,7 @@ class LaunchTest(unittest.TestCase):
         self.cupy.effects["step"] = count_down
         launches = [{"entry": "step", "grid": [100, 1, 1], "block": [64, 1, 1], "shared_bytes": 16,
                      "grid_from": {"buffer": "frontier", "index": 1, "items_per_block": 64},
-                     "args": [{"scalar": 1}, {"scalar": 2.0}, {"iteration": True},
+                     "args": [{"scalar": 1}, {"scalar": 2.0}, {"scalar": 5},
                               {"buffer": "counter"}]}]
         program = [{"op": "fill", "buffer": "counter", "word": 3},
                    {"op": "copy", "from": "frontier", "to": "previous"},
@@ -156,9 +156,9 @@ class LaunchTest(unittest.TestCase):
         given["frontier"].words()[1] = 130
         ktune.launch(answer(launch=launches, program=program), given)
         self.assertEqual(given["previous"].data, given["frontier"].data)
-        # Three iterations (3, 2, 1 left), each on ceil(130 / 64) blocks.
+        # Three iterations (3, 2, 1 left), each on ceil(130 / 64) blocks, with the same arguments.
         self.assertEqual([(grid, args[2]) for _, grid, _, args, _ in self.cupy.launches],
-                         [((3, 1, 1), 0), ((3, 1, 1), 1), ((3, 1, 1), 2)])
+                         [((3, 1, 1), 5), ((3, 1, 1), 5), ((3, 1, 1), 5)])
 
     def test_without_cupy_the_error_says_it_is_needed(self) -> None:
         with mock.patch.dict(sys.modules, {"cupy": None}):
