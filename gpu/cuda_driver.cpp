@@ -28,9 +28,11 @@ LoadedDriver load_driver() {
   CudaDriver& d = loaded.driver;
   auto resolve = [&](const char* name, void** slot, bool required) {
     CUdriverProcAddressQueryResult status{};
-    // cuda.h 13 declares cuCtxSynchronize(void) under its old name while CUDA 13's ABI of that
-    // name is cuCtxSynchronize_v2(CUcontext): ask for the ABI of the prototype we call.
-    const int version = std::string(name) == "cuCtxSynchronize" ? 12000 : CUDA_VERSION;
+    // cuda.h 13 declares cuCtxSynchronize(void) and cuCtxGetDevice(CUdevice*) under their old
+    // names while CUDA 13's ABI of those names takes a context (_v2): ask for the ABI of the
+    // prototype we call.
+    const std::string symbol = name;
+    const int version = symbol == "cuCtxSynchronize" || symbol == "cuCtxGetDevice" ? 12000 : CUDA_VERSION;
     if (get_proc(name, slot, version, CU_GET_PROC_ADDRESS_DEFAULT, &status) != CUDA_SUCCESS || !*slot) {
       *slot = nullptr;
       if (required && loaded.why_not.empty()) loaded.why_not = std::string("the CUDA driver lacks ") + name;

@@ -31,6 +31,8 @@ class CudaError : public std::runtime_error {
   X(cuCtxSetCurrent, ctx_set_current)                 \
   X(cuCtxSynchronize, ctx_synchronize)                \
   X(cuCtxGetCurrent, ctx_get_current)                 \
+  X(cuCtxGetDevice, ctx_get_device)                   \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor, occupancy_max_active_blocks) \
   X(cuModuleLoadData, module_load_data)               \
   X(cuModuleGetFunction, module_get_function)         \
   X(cuModuleUnload, module_unload)                    \

@@ -47,13 +47,23 @@ void PlanRunner::build_graph() {
   }
 }
 
-// Launch i as a node of the graph: its whole grid when sized from a counter (the kernel stops
-// at the counter).
+// Launch i as a node of the graph: sized from a counter, one wave of blocks (as many as the
+// GPU holds at once), which stride over the counter's items.
 GraphKernel PlanRunner::graph_kernel(size_t launch) {
   Launch& l = launches_.at(launch);
-  const LaunchStep whole = *resolve_launch(
-      *l.step, [](const std::string&, uint32_t) { return 0; }, CounterGrids::Whole);
-  GraphKernel k{l.function, whole.grid, whole.block, whole.shared_bytes, {}};
+  const LaunchStep& s = *l.step;
+  int per_sm = 0;
+  cu_.check(cu_.occupancy_max_active_blocks(&per_sm, l.function, static_cast<int>(s.block.x * s.block.y * s.block.z),
+                                            s.shared_bytes),
+            "reading the occupancy of '" + s.entry + "'");
+  CUdevice device = 0;
+  int sms = 0;
+  cu_.check(cu_.ctx_get_device(&device), "reading the context's device");
+  cu_.check(cu_.device_get_attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device), "counting the SMs");
+  const auto wave = static_cast<uint32_t>(std::max(1, per_sm) * std::max(1, sms));
+  const LaunchStep run = *resolve_launch(
+      s, [](const std::string&, uint32_t) { return 0; }, CounterGrids::Wave, wave);
+  GraphKernel k{l.function, run.grid, run.block, run.shared_bytes, {}};
   for (uint64_t& slot : l.slots) k.params.push_back(&slot);
   return k;
 }

@@ -61,9 +61,10 @@ std::vector<PlanOp> LaunchPlan::effective_program() const {
 
 std::optional<LaunchStep> resolve_launch(const LaunchStep& step,
                                          const std::function<int32_t(const std::string&, uint32_t)>& counter,
-                                         CounterGrids grids) {
+                                         CounterGrids grids, uint32_t wave) {
   LaunchStep out = step;
-  if (step.grid_from && grids == CounterGrids::Whole) {
+  if (step.grid_from && grids == CounterGrids::Wave) {
+    out.grid.x = std::max<uint32_t>(1, std::min(step.grid.x, wave));
     out.grid_from.reset();
   } else if (step.grid_from) {
     const int64_t items = counter(step.grid_from->buffer, step.grid_from->index);

@@ -36,8 +36,9 @@ struct KernelArg {
 
 // A grid sized on the device: x = ceil(counter / items_per_block), where the counter is the
 // int32 at element `index` of `buffer` when the launch runs (a frontier's length). A launch
-// whose counter is 0 does not run. The kernel itself must still stop at the counter: a loop
-// run on the device launches the step's whole grid (the most blocks) every iteration.
+// whose counter is 0 does not run. The kernel must read the counter itself and stride over its
+// items (block b takes tiles b, b + gridDim.x, ...): a loop the device runs launches one wave
+// of blocks whatever the counter.
 struct GridFromCounter {
   std::string buffer;
   uint32_t index = 0;
@@ -119,16 +120,17 @@ struct LaunchPlan {
 using Reference = std::map<std::string, std::vector<double>>;
 
 // How a launch sized from a counter runs: with the grid its counter asks for, read on the host
-// (skipped at 0), or with its whole grid, the kernel stopping at the counter, as in a loop the
-// device runs without the host.
-enum class CounterGrids { FromCounter, Whole };
+// (skipped at 0), or, in a loop the device runs without the host, with one wave of blocks that
+// stride over the counter's items.
+enum class CounterGrids { FromCounter, Wave };
 
 // `step` as it runs: its grid sized from its counter, read with `counter(buffer, index)`;
-// nothing when the counter is 0 (the launch is skipped). With CounterGrids::Whole, the step's
-// whole grid. Shared by the worker, the interpreter and the emulator.
+// nothing when the counter is 0 (the launch is skipped). With CounterGrids::Wave, at most
+// `wave` blocks (and never more than the step's grid). Shared by the worker, the interpreter
+// and the emulator.
 std::optional<LaunchStep> resolve_launch(const LaunchStep& step,
                                          const std::function<int32_t(const std::string&, uint32_t)>& counter,
-                                         CounterGrids grids = CounterGrids::FromCounter);
+                                         CounterGrids grids = CounterGrids::FromCounter, uint32_t wave = 1);
 
 // Throws InputError when `plan` names a buffer it lacks, a launch it does not have, or a loop
 // without a stopping buffer or bound.

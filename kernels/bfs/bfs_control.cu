@@ -88,24 +88,31 @@ extern "C" __global__ void bfs_level_end(int* state, int n) {
 // The queue the level wrote (the half the next iteration reads), as bits.
 extern "C" __global__ void __launch_bounds__(KT_CONVERT_BLOCK)
 bfs_queue_to_bitmap(const int* state, const int* queue, unsigned* bits, int n) {
-  const int i = blockIdx.x * KT_CONVERT_BLOCK + threadIdx.x;
-  if (i >= state[STATE_TO_BITMAP_ITEMS]) return;
-  const int v = queue[(state[STATE_ITERATION] & 1) * n + i];
-  atomicOr(bits + (v >> 5), 1u << (v & 31));
+  const int items = state[STATE_TO_BITMAP_ITEMS];
+  const int* written = queue + (state[STATE_ITERATION] & 1) * n;
+  for (int i = blockIdx.x * KT_CONVERT_BLOCK + threadIdx.x; i < items; i += gridDim.x * KT_CONVERT_BLOCK) {
+    const int v = written[i];
+    atomicOr(bits + (v >> 5), 1u << (v & 31));
+  }
 }
 
 // The bitmap's vertices as the queue the next iteration reads: one atomic per warp reserves
 // the warp's slots.
 extern "C" __global__ void __launch_bounds__(KT_CONVERT_BLOCK)
 bfs_bitmap_to_queue(int* state, const unsigned* bits, int* queue, int n) {
-  const int v = blockIdx.x * KT_CONVERT_BLOCK + threadIdx.x;
-  const bool in = v < state[STATE_TO_QUEUE_ITEMS] && has_bit(bits, v);
-  const unsigned members = __ballot_sync(KT_FULL_MASK, in);
-  if (members == 0) return;
+  const int items = state[STATE_TO_QUEUE_ITEMS];
+  int* next = queue + (state[STATE_ITERATION] & 1) * n;
   const int lane = threadIdx.x % 32;
-  const int leader = __clz(__brev(members));  // the lowest member
-  int first = 0;
-  if (lane == leader) first = atomicAdd(state + STATE_QUEUE_TAIL, __popc(members));
-  first = __shfl_sync(KT_FULL_MASK, first, leader);
-  if (in) queue[(state[STATE_ITERATION] & 1) * n + first + __popc(members & ((1u << lane) - 1))] = v;
+  // Whole warps step together (the stride is a multiple of 32), so the ballot sees every lane.
+  for (int base = blockIdx.x * KT_CONVERT_BLOCK; base < items; base += gridDim.x * KT_CONVERT_BLOCK) {
+    const int v = base + threadIdx.x;
+    const bool in = v < items && has_bit(bits, v);
+    const unsigned members = __ballot_sync(KT_FULL_MASK, in);
+    if (members == 0) continue;
+    const int leader = __clz(__brev(members));  // the lowest member
+    int first = 0;
+    if (lane == leader) first = atomicAdd(state + STATE_QUEUE_TAIL, __popc(members));
+    first = __shfl_sync(KT_FULL_MASK, first, leader);
+    if (in) next[first + __popc(members & ((1u << lane) - 1))] = v;
+  }
 }

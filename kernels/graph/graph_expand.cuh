@@ -6,8 +6,8 @@
 //     expand, and the range of its edges;
 //   bool edge(int v, int e): visits edge e of v; true when v needs no more of its edges (a
 //     pull that found a parent).
-// A block covers KT_TILE_ITEMS items (expand_tile_items in kernels/graph/expand_tile.h sizes
-// the grid on the host).
+// A tile is KT_TILE_ITEMS items (expand_tile_items in kernels/graph/expand_tile.h sizes the
+// grid on the host: a tile a block).
 #define KT_FULL_MASK 0xffffffffu
 #define BALANCE_THREAD 0
 #define BALANCE_WARP 1
@@ -24,8 +24,8 @@
 
 // Thread per vertex (KT_COARSEN of them, a block apart): no cooperation, best on short, even degrees.
 template <class Op>
-__device__ __forceinline__ void expand_thread(const Op& op, int items) {
-  const int first = blockIdx.x * KT_TILE_ITEMS + threadIdx.x;
+__device__ __forceinline__ void expand_thread(const Op& op, int items, int tile) {
+  const int first = tile * KT_TILE_ITEMS + threadIdx.x;
 #pragma unroll
   for (int c = 0; c < KT_COARSEN; ++c) {
     const int item = first + c * KT_BLOCK;
@@ -40,9 +40,9 @@ __device__ __forceinline__ void expand_thread(const Op& op, int items) {
 // Warp per vertex: the lanes read 32 edges at a time, coalesced; a pull stops at the first
 // round that finds a parent. Lane 0's view of the vertex is the warp's.
 template <class Op>
-__device__ __forceinline__ void expand_warp(const Op& op, int items) {
+__device__ __forceinline__ void expand_warp(const Op& op, int items, int tile) {
   const int lane = threadIdx.x % 32;
-  const int first = blockIdx.x * KT_TILE_ITEMS + threadIdx.x / 32;
+  const int first = tile * KT_TILE_ITEMS + threadIdx.x / 32;
   for (int c = 0; c < KT_COARSEN; ++c) {
     const int item = first + c * (KT_BLOCK / 32);
     int v = 0, begin = 0, end = 0;
@@ -61,10 +61,10 @@ __device__ __forceinline__ void expand_warp(const Op& op, int items) {
 // Block per vertex: for the hubs of a power-law graph. Thread 0 reads the vertex for the block;
 // two barriers a round keep a pull's early stop the same for every thread.
 template <class Op>
-__device__ __forceinline__ void expand_block(const Op& op, int items) {
+__device__ __forceinline__ void expand_block(const Op& op, int items, int tile) {
   __shared__ int shared_vertex, shared_begin, shared_end, stop;
   for (int c = 0; c < KT_COARSEN; ++c) {
-    const int item = blockIdx.x * KT_TILE_ITEMS + c;
+    const int item = tile * KT_TILE_ITEMS + c;
     __syncthreads();  // the previous vertex's readers are done with the shared slots
     if (threadIdx.x == 0) {
       int v = 0, begin = 0, end = 0;
@@ -130,14 +130,15 @@ __device__ __forceinline__ void group_sync() {
 // is warp segmentation over a frontier (KiTES's dynamic assignment, digest-003 §2.4): each
 // edge finds its vertex by a binary search over the warp's prefix sums in shared memory.
 template <int Group, class Op>
-__device__ __forceinline__ void expand_flat(const Op& op, int items) {
+__device__ __forceinline__ void expand_flat(const Op& op, int items, int tile) {
   constexpr int kSlots = Group * KT_COARSEN;
   __shared__ int first_edge[KT_BLOCK * KT_COARSEN];  // of each slot, in the group's concatenation
   __shared__ int begin_of[KT_BLOCK * KT_COARSEN];
   __shared__ int vertex_of[KT_BLOCK * KT_COARSEN];
   const int rank = threadIdx.x % Group;
   const int group_slots = (threadIdx.x - rank) * KT_COARSEN;
-  const int first_item = blockIdx.x * KT_TILE_ITEMS + threadIdx.x * KT_COARSEN;
+  const int first_item = tile * KT_TILE_ITEMS + threadIdx.x * KT_COARSEN;
+  group_sync<Group>();  // the group's previous tile is done with the shared slots
   int degree[KT_COARSEN];
   int count = 0;
 #pragma unroll
@@ -174,17 +175,22 @@ __device__ __forceinline__ void expand_flat(const Op& op, int items) {
   }
 }
 
+// Block b expands tiles b, b + gridDim.x, ...: a grid sized from the frontier has one tile a
+// block; a loop the device runs launches one wave of blocks whatever the frontier, and they
+// stride over it (kernels/launch_plan.h). `items` is the same in every thread.
 template <class Op>
 __device__ __forceinline__ void expand(const Op& op, int items) {
+  for (int tile = blockIdx.x; tile * KT_TILE_ITEMS < items; tile += gridDim.x) {
 #if KT_BALANCE == BALANCE_THREAD
-  expand_thread(op, items);
+    expand_thread(op, items, tile);
 #elif KT_BALANCE == BALANCE_WARP
-  expand_warp(op, items);
+    expand_warp(op, items, tile);
 #elif KT_BALANCE == BALANCE_BLOCK
-  expand_block(op, items);
+    expand_block(op, items, tile);
 #elif KT_BALANCE == BALANCE_SEGMENT
-  expand_flat<32>(op, items);
+    expand_flat<32>(op, items, tile);
 #else
-  expand_flat<KT_BLOCK>(op, items);
+    expand_flat<KT_BLOCK>(op, items, tile);
 #endif
+  }
 }

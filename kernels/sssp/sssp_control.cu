@@ -42,10 +42,13 @@ extern "C" __global__ void sssp_pass_end(int* state, int n, dist_t delta) {
 // The far set's vertices now below the threshold join the queue the next pass reads.
 extern "C" __global__ void __launch_bounds__(KT_SWEEP_BLOCK)
 sssp_sweep(int* state, int* queue, const int* dist, int* pending, int n, int offset) {
-  const int v = blockIdx.x * KT_SWEEP_BLOCK + threadIdx.x;
-  if (v >= state[STATE_SWEEP_ITEMS] || !pending[v]) return;
-  if (!(from_bits(dist[offset + v]) < from_bits(state[STATE_THRESHOLD]))) return;
-  pending[v] = 0;
-  atomicAdd(state + STATE_FAR, -1);
-  queue[(state[STATE_PASS] & 1) * n + atomicAdd(state + STATE_ITEMS, 1)] = v;
+  const int items = state[STATE_SWEEP_ITEMS];
+  const dist_t threshold = from_bits(state[STATE_THRESHOLD]);
+  int* next = queue + (state[STATE_PASS] & 1) * n;
+  for (int v = blockIdx.x * KT_SWEEP_BLOCK + threadIdx.x; v < items; v += gridDim.x * KT_SWEEP_BLOCK) {
+    if (!pending[v] || !(from_bits(dist[offset + v]) < threshold)) continue;
+    pending[v] = 0;
+    atomicAdd(state + STATE_FAR, -1);
+    next[atomicAdd(state + STATE_ITEMS, 1)] = v;
+  }
 }

@@ -65,6 +65,10 @@ std::vector<BlockTrace> interpret_blocks(const ptx::PtxFunction& f, const Launch
 // Every block of `step`, in index order, without traces.
 void run_launch(const ptx::PtxFunction& f, const LaunchStep& step, HostMemory& memory);
 
+// The blocks of a wave (CounterGrids::Wave) when the interpreter runs a loop as the device
+// would: few, so that each block strides over several tiles.
+constexpr uint32_t kInterpretedWave = 2;
+
 // Runs `ops` of the plan's program (launches with every block, fills, copies, loops) on
 // `memory`, as the measurement worker does, its launches sized from counters as `grids` says.
 void run_program(const ptx::PtxModule& module, const LaunchPlan& plan, const std::vector<PlanOp>& ops,

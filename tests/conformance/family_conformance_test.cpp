@@ -156,13 +156,13 @@ TEST_P(FamilyConformance, DeviceKernelsReproduceTheReferenceInTheInterpreter) {
       // A launch sized from a counter also runs its whole grid when the device runs the loop.
       std::vector<CounterGrids> ways = {CounterGrids::FromCounter};
       for (const LaunchStep& s : plan.steps)
-        if (s.grid_from && ways.size() == 1) ways.push_back(CounterGrids::Whole);
+        if (s.grid_from && ways.size() == 1) ways.push_back(CounterGrids::Wave);
       for (const CounterGrids grids : ways) {
         const Reference got = interp::compute_outputs(*module, plan, grids);
         for (const PlanOutput& o : plan.outputs) {
           const Verdict v = family().verify(problem, o, output_bytes(got.at(o.buffer), o.dtype),
                                             reference.at(o.buffer), check_data_of(plan));
-          EXPECT_TRUE(v.ok) << what << " " << o.buffer << (grids == CounterGrids::Whole ? " (whole grids)" : "")
+          EXPECT_TRUE(v.ok) << what << " " << o.buffer << (grids == CounterGrids::Wave ? " (striding wave)" : "")
                             << ": " << v.message;
         }
       }

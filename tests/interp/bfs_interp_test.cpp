@@ -94,12 +94,12 @@ TEST(BfsInterp, EveryCheckedConfigurationCompilesAndComputesTheReference) {
       const LaunchPlan plan = family.prepare(w, problem, c.config);
       const Reference expected = family.reference(w, problem);
       const CheckData data = check_data_of(plan);
-      for (const CounterGrids grids : {CounterGrids::FromCounter, CounterGrids::Whole}) {
+      for (const CounterGrids grids : {CounterGrids::FromCounter, CounterGrids::Wave}) {
         const Reference got = interp::compute_outputs(module, plan, grids);
         for (const PlanOutput& o : plan.outputs) {
           const Verdict v =
               family.verify(problem, o, output_bytes(got.at(o.buffer), Dtype::I32), expected.at(o.buffer), data);
-          EXPECT_TRUE(v.ok) << o.buffer << (grids == CounterGrids::Whole ? " (whole grids)" : "") << ": " << v.message;
+          EXPECT_TRUE(v.ok) << o.buffer << (grids == CounterGrids::Wave ? " (striding wave)" : "") << ": " << v.message;
         }
       }
     }
@@ -144,7 +144,7 @@ TEST(BfsInterp, AWrongKernelFailsVerification) {
   EXPECT_FALSE(verifies_everywhere(hybrid, false, "if (!has_bit(bits, u)) return false;",
                                    "if (has_bit(bits, u)) return false;"));
   EXPECT_FALSE(verifies_everywhere(hybrid, false, "atomicOr(bits + (v >> 5), 1u << (v & 31));", ";"));
-  EXPECT_FALSE(verifies_everywhere(hybrid, false, "if (in) queue", "if (in && lane != 5) queue"));
+  EXPECT_FALSE(verifies_everywhere(hybrid, false, "if (in) next[", "if (in && lane != 5) next["));
   EXPECT_FALSE(verifies_everywhere(hybrid, true, "parent[w] = v;", "parent[w] = w;"));
   EXPECT_FALSE(verifies_everywhere(hybrid, true, "parent[v] = u;", "parent[v] = v;"));
 }

@@ -49,12 +49,12 @@ std::string first_failure(const ptx::PtxModule& module, const Config& config, Dt
     const LaunchPlan plan = family.prepare(w, problem, config);
     const Reference expected = family.reference(w, problem);
     const CheckData data = check_data_of(plan);
-    for (const CounterGrids grids : {CounterGrids::FromCounter, CounterGrids::Whole}) {
+    for (const CounterGrids grids : {CounterGrids::FromCounter, CounterGrids::Wave}) {
       const Reference got = interp::compute_outputs(module, plan, grids);
       for (const PlanOutput& o : plan.outputs) {
         const Verdict v =
             family.verify(problem, o, output_bytes(got.at(o.buffer), o.dtype), expected.at(o.buffer), data);
-        if (!v.ok) return test.name + (grids == CounterGrids::Whole ? " (whole grids): " : ": ") + v.message;
+        if (!v.ok) return test.name + (grids == CounterGrids::Wave ? " (striding wave): " : ": ") + v.message;
       }
     }
   }
@@ -109,7 +109,8 @@ TEST(SsspInterp, AWrongKernelFailsVerification) {
   // An edge's weight read off by one edge; improved vertices dropped from the queue; vertices
   // the sweep takes out of the far set but never queues.
   EXPECT_FALSE(edited_verifies(delta, Dtype::I32, "weight[e]", "weight[e > 0 ? e - 1 : e]"));
-  EXPECT_FALSE(edited_verifies(delta, Dtype::F32, "next[atomicAdd(", "if (w % 7 != 3) next[atomicAdd("));
+  EXPECT_FALSE(edited_verifies(delta, Dtype::F32, "next[atomicAdd(state + STATE_NEXT",
+                               "if (w % 7 != 3) next[atomicAdd(state + STATE_NEXT"));
   EXPECT_FALSE(edited_verifies(delta, Dtype::I32, "pending[v] = 0;",
                                "pending[v] = 0; if (v % 5 == 2) { atomicAdd(state + STATE_FAR, -1); return; }"));
 }

@@ -23,8 +23,8 @@ extern "C" __global__ void halve(int* count, float* acc, float* history, int* st
   }
 }
 extern "C" __global__ void mark(const int* count, float* marks) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < count[0]) atomicAdd(&marks[i], 1.0f);
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < count[0]; i += gridDim.x * blockDim.x)
+    atomicAdd(&marks[i], 1.0f);
 }
 )";
 }

@@ -28,7 +28,7 @@ TEST(IterativePlan, TheInterpreterFollowsTheLoopToTheAnswer) {
   const ptx::PtxModule module = ptx::parse_ptx(compile_iterative()->ptx);
   EXPECT_EQ(interp::compute_outputs(module, plan), iterative_reference());
   // As a loop the device runs: `mark` on its whole grid, stopping at the counter.
-  EXPECT_EQ(interp::compute_outputs(module, plan, CounterGrids::Whole), iterative_reference());
+  EXPECT_EQ(interp::compute_outputs(module, plan, CounterGrids::Wave), iterative_reference());
 }
 
 TEST(IterativePlan, TheEmulatorTimesEveryLaunchTheLoopRuns) {
