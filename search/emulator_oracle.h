@@ -48,6 +48,11 @@ class EmulatorOracle : public SaakeOracle {
   // Takes what `other` (an oracle of the same tune) evaluated, e.g. a walk's run on its own
   // oracle, for emulation() to answer; configurations this one holds already stay as they are.
   void absorb(EmulatorOracle&& other);
+  // Takes `other`'s finding that this workload's programs are too large to emulate, so that
+  // this oracle answers from the fallback without trying.
+  void learn_size_from(const EmulatorOracle& other) {
+    if (!too_large_) too_large_ = other.too_large_;
+  }
   // How configurations are emulated (the interpretation limits), for those evaluated from here on.
   void set_options(const CandidateEmulationOptions& options) { options_ = options; }
   // Configurations answered by the fallback, with the reason (canonical key -> message).

@@ -1,20 +1,51 @@
 #include "search/gpu_backend.h"
 
+#include <chrono>
+
 #include "search/candidate_order.h"
 #include "search/launch_check.h"
 #include "workload/input_error.h"
 
 namespace ktune {
 
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+}  // namespace
+
 GpuLoopBackend::GpuLoopBackend(const KernelFamily& family, const Workload& workload, const Problem& problem, bool hot,
                                const GpuSpec& gpu, CompileCache& cache, Measurer& measurer, RequestFor request_for)
     : family_(family), workload_(workload), problem_(problem), gpu_(gpu), cache_(cache), measurer_(measurer),
-      request_for_(std::move(request_for)), reference_(family.reference(workload, problem)) {
+      request_for_(std::move(request_for)),
+      reference_([&] {
+        const Clock::time_point start = Clock::now();
+        PreparedReference r(family.reference(workload, problem));
+        reference_seconds_ = seconds_since(start);
+        return r;
+      }()) {
   options_.hot = hot;
 }
 
+void GpuLoopBackend::add(double Spent::*part, double seconds) {
+  std::lock_guard<std::mutex> lock(spent_mutex_);
+  spent_.*part += seconds;
+}
+
+GpuLoopBackend::Spent GpuLoopBackend::spent() const {
+  std::lock_guard<std::mutex> lock(spent_mutex_);
+  Spent s = spent_;
+  s.reference = reference_seconds_;
+  return s;
+}
+
 std::shared_ptr<const CompiledKernel> GpuLoopBackend::compile(const Config& config) {
-  return cache_.get(request_for_(config));
+  const Clock::time_point start = Clock::now();
+  std::shared_ptr<const CompiledKernel> k = cache_.get(request_for_(config));
+  add(&Spent::compile, seconds_since(start));
+  return k;
 }
 
 std::optional<Prediction> GpuLoopBackend::predict(const Config& config, const CompiledKernel& kernel) {
@@ -36,8 +67,12 @@ LaunchPlan GpuLoopBackend::plan_for(const Config& config) {
 }
 
 Measurement GpuLoopBackend::measure(const Config& config, const CompiledKernel& kernel) {
+  Clock::time_point start = Clock::now();
   LaunchPlan plan = plan_for(config);
+  add(&Spent::prepare, seconds_since(start));
+  start = Clock::now();
   Measurement m = measurer_.measure(kernel, plan, reference_, options_);
+  add(&Spent::worker, seconds_since(start));
   previous_plan_ = std::move(plan);
   return m;
 }
@@ -47,7 +82,9 @@ std::vector<VendorTiming> GpuLoopBackend::vendor() {
   const std::vector<VendorCall> calls = family_.vendor_calls(workload_, problem_);
   if (calls.empty()) return out;
   const LaunchPlan plan = family_.vendor_plan(workload_, problem_);
+  const Clock::time_point start = Clock::now();
   for (const VendorCall& call : calls) out.push_back({call.label, measurer_.measure_vendor(plan, call, reference_, options_)});
+  add(&Spent::worker, seconds_since(start));
   return out;
 }
 

@@ -2,6 +2,7 @@
 // The tuning loop's backend on a real GPU: NVRTC through the compile cache, the family's
 // launch plans, the Measurer's worker process, and cuSPARSE as the SpMV vendor baseline.
 #include <functional>
+#include <mutex>
 #include <optional>
 
 #include "gpu/compile_cache.h"
@@ -23,8 +24,16 @@ class GpuLoopBackend : public LoopBackend {
   Measurement measure(const Config& config, const CompiledKernel& kernel) override;
   std::vector<VendorTiming> vendor() override;
 
+  // Where the search's time went, in seconds summed over calls: the reference (once), waits
+  // for compiles, plans prepared on the host, and the worker (transfers, runs, verification).
+  struct Spent {
+    double reference = 0, compile = 0, prepare = 0, worker = 0;
+  };
+  Spent spent() const;
+
  private:
   LaunchPlan plan_for(const Config& config);
+  void add(double Spent::*part, double seconds);
 
   const KernelFamily& family_;
   const Workload& workload_;
@@ -34,8 +43,11 @@ class GpuLoopBackend : public LoopBackend {
   Measurer& measurer_;
   RequestFor request_for_;
   MeasureOptions options_;
-  PreparedReference reference_;  // hashed once for the whole tune
+  double reference_seconds_ = 0;  // (before reference_, which records it)
+  PreparedReference reference_;   // hashed once for the whole tune
   std::optional<LaunchPlan> previous_plan_;  // lends its inputs to the next configuration's plan
+  mutable std::mutex spent_mutex_;  // compiles run on the pool's threads
+  Spent spent_;
 };
 
 }  // namespace ktune

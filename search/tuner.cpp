@@ -231,6 +231,11 @@ std::optional<Config> Tuner::walk(const Workload& w, const TuneRequest& r, const
     oracles.back()->share_inputs(shared);
   }
   into.share_inputs(shared);
+  // One start emulated first: when its program is too large, so are the others' (they follow
+  // the same data), and the walks go straight to the first model instead of each interpreting
+  // 2^25 warp instructions in parallel before finding out.
+  into.evaluate(moves.starts.front());
+  for (std::unique_ptr<EmulatorOracle>& o : oracles) o->learn_size_from(into);
   const std::vector<SaakeWalk> walks =
       saake_search([&oracles](size_t i) -> SaakeOracle& { return *oracles[i]; }, moves, *ctx_.compile_pool);
   for (std::unique_ptr<EmulatorOracle>& o : oracles) into.absorb(std::move(*o));
@@ -284,7 +289,14 @@ TuneOutcome Tuner::run_measured(const Workload& w, const TuneRequest& r, std::ve
   phase = std::chrono::steady_clock::now();
   TuneOutcome outcome = run_tuning_loop(space, seeds, *technique, backend, *ctx_.compile_pool, settings, observer);
   outcome.candidates_considered = static_cast<int>(ranked.size());
-  outcome.phase_seconds = {{"walk", walk_seconds}, {"rerank", rerank_seconds}, {"measure", seconds_since(phase)}};
+  const GpuLoopBackend::Spent spent = backend.spent();
+  outcome.phase_seconds = {{"walk", walk_seconds},
+                           {"rerank", rerank_seconds},
+                           {"measure", seconds_since(phase)},
+                           {"measure_reference", spent.reference},
+                           {"measure_compile_wait", spent.compile},
+                           {"measure_prepare", spent.prepare},
+                           {"measure_worker", spent.worker}};
   outcome.too_large_to_emulate = oracle.too_large();
   return outcome;
 }

@@ -149,6 +149,14 @@ TEST_F(OracleFixture, AProgramTooLargeToInterpretStopsTheEmulatorForTheRest) {
   EXPECT_EQ(compiles, 1);
   ASSERT_EQ(oracle.fallbacks().size(), 2u);
   for (const auto& [key, why] : oracle.fallbacks()) EXPECT_NE(why.find("too large to emulate"), std::string::npos) << why;
+
+  // An oracle told so by another (a walk's, by the tune's probe) compiles nothing either.
+  int walk_compiles = 0;
+  EmulatorOracle walk(bfs, graph, p, gpu, counting_compile(bfs, p, walk_compiles), first);
+  walk.learn_size_from(oracle);
+  ASSERT_TRUE(walk.evaluate(configs[1]));
+  EXPECT_EQ(walk.emulation(configs[1]), nullptr);
+  EXPECT_EQ(walk_compiles, 0);
 }
 
 }  // namespace
