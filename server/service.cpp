@@ -2,7 +2,6 @@
 
 #include <malloc.h>
 
-#include <algorithm>
 #include <set>
 #include <sstream>
 
@@ -140,10 +139,6 @@ ServiceParts::ServiceParts(const ServerConfig& c)
   TunerContext tc;
   tc.compile_cache = &compile_cache;
   tc.compile_pool = &compile_pool;
-  // A compile (NVRTC, 0.5-1 s) takes longer than most measurements: with half the pool's
-  // threads compiling ahead, the GPU waits less (a cold BFS tune of R-MAT 20 on 16 cores
-  // waited 7 s of its 8.7 s search with three).
-  tc.lookahead = std::max(tc.lookahead, static_cast<int>(compile_pool.size() / 2));
   tc.gpu = gpu;
   tc.measurer = measurer.get();
   tc.log = [](const std::string& m) { log(LogLevel::Warn, m); };
