@@ -67,11 +67,15 @@ async function loadAll() {
 async function poll() {
   const active = await getJson('/v1/jobs?state=active');
   const ids = active.jobs.map((j) => j.id).join(' ');
-  fillRunning(active.jobs, state.uploadNames, pickOptions());
   if (ids !== state.active) {
-    await loadAll();  // a job started or ended: the report and the lists changed
-  } else if (state.picked && active.jobs.some((j) => j.id === state.picked)) {
-    await showJob(state.picked, state.uploadNames);  // live convergence of the job shown
+    // A job started or ended: the report and both lists are redrawn together, so that a job
+    // that left the running list is already in the recent one with its final state.
+    await loadAll();
+  } else {
+    fillRunning(active.jobs, state.uploadNames, pickOptions());  // progress
+    if (state.picked && active.jobs.some((j) => j.id === state.picked)) {
+      await showJob(state.picked, state.uploadNames);  // live convergence of the job shown
+    }
   }
   $('status').textContent = `updated ${new Date().toLocaleTimeString()}`;
 }

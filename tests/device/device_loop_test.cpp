@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <memory>
 #include <vector>
 
 #include "gpu/plan_runner.h"
@@ -57,22 +58,37 @@ LoopRun run_plan(const CudaDriver& cu, const CudaModule& module, const LaunchPla
   return r;
 }
 
-TEST_F(DeviceTest, ALoopTheDeviceRunsGivesTheAnswerOfTheHostLoop) {
-  const CudaDriver* cu = CudaDriver::load();
-  ASSERT_NE(cu, nullptr);
-  ASSERT_TRUE(cu->has_conditional_graphs()) << "this driver has no conditional graph nodes";
-  CUdevice device = 0;
-  cu->check(cu->device_get(&device, 0), "finding the device");
-  PrimaryContext context(*cu, device);
-  CudaStream stream(*cu);
-  const CompiledKernel k = compile_for_device(iterative_source(), {"halve", "mark"});
-  CudaModule module(*cu, k.cubin.data());
-  const LaunchPlan plan = iterative_plan();
+// The driver, a context, a stream and the test plan's module.
+class DeviceLoopTest : public DeviceTest {
+ protected:
+  void SetUp() override {
+    DeviceTest::SetUp();
+    if (IsSkipped()) return;
+    cu_ = CudaDriver::load();
+    ASSERT_NE(cu_, nullptr);
+    CUdevice device = 0;
+    cu_->check(cu_->device_get(&device, 0), "finding the device");
+    context_ = std::make_unique<PrimaryContext>(*cu_, device);
+    stream_ = std::make_unique<CudaStream>(*cu_);
+    kernel_ = compile_for_device(iterative_source(), {"halve", "mark"});
+    module_ = std::make_unique<CudaModule>(*cu_, kernel_.cubin.data());
+  }
+  LoopRun run(const LaunchPlan& plan) { return run_plan(*cu_, *module_, plan, stream_->get()); }
 
+  const CudaDriver* cu_ = nullptr;
+  std::unique_ptr<PrimaryContext> context_;
+  std::unique_ptr<CudaStream> stream_;
+  CompiledKernel kernel_;
+  std::unique_ptr<CudaModule> module_;
+};
+
+TEST_F(DeviceLoopTest, ALoopTheDeviceRunsGivesTheAnswerOfTheHostLoop) {
+  ASSERT_TRUE(cu_->has_conditional_graphs()) << "this driver has no conditional graph nodes";
+  const LaunchPlan plan = iterative_plan();
   unsetenv("KTUNE_LOOPS");
-  const LoopRun on_device = run_plan(*cu, module, plan, stream.get());
+  const LoopRun on_device = run(plan);
   setenv("KTUNE_LOOPS", "host", 1);
-  const LoopRun on_host = run_plan(*cu, module, plan, stream.get());
+  const LoopRun on_host = run(plan);
   unsetenv("KTUNE_LOOPS");
 
   EXPECT_TRUE(on_device.on_device);
@@ -84,18 +100,10 @@ TEST_F(DeviceTest, ALoopTheDeviceRunsGivesTheAnswerOfTheHostLoop) {
 }
 
 // A loop that would not end stops at its bound on the device too.
-TEST_F(DeviceTest, ALoopTheDeviceRunsStopsAtItsBound) {
-  const CudaDriver* cu = CudaDriver::load();
-  ASSERT_NE(cu, nullptr);
-  CUdevice device = 0;
-  cu->check(cu->device_get(&device, 0), "finding the device");
-  PrimaryContext context(*cu, device);
-  CudaStream stream(*cu);
-  const CompiledKernel k = compile_for_device(iterative_source(), {"halve", "mark"});
-  CudaModule module(*cu, k.cubin.data());
+TEST_F(DeviceLoopTest, ALoopTheDeviceRunsStopsAtItsBound) {
   LaunchPlan plan = iterative_plan();
   plan.program.back().max_iterations = 3;
-  const LoopRun r = run_plan(*cu, module, plan, stream.get());
+  const LoopRun r = run(plan);
   EXPECT_TRUE(r.on_device);
   EXPECT_EQ(r.outputs.at("acc")[0], 1000 + 500 + 250);
 }
