@@ -2,7 +2,7 @@
 // A plan's program as one CUDA graph whose loops are conditional while-nodes: the device tests
 // each loop's counter itself (a one-thread kernel at the end of the body sets the node's
 // condition), so a traversal of many levels costs no host round trip a level. A launch sized
-// from a counter runs its whole grid (launch_plan.h: its kernel stops at the counter).
+// from a counter runs one wave of blocks (launch_plan.h: its kernel strides over the counter).
 // Needs a driver with conditional nodes (CudaDriver::has_conditional_graphs, CUDA 12.4+).
 #include <cstdint>
 #include <functional>
