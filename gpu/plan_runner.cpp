@@ -40,7 +40,12 @@ bool host_loops_asked() {
 void PlanRunner::build_graph() {
   if (!has_loop(program_) || host_loops_asked() || !cu_.has_conditional_graphs()) return;
   try {
-    graph_ = std::make_unique<DeviceLoopGraph>(cu_, program_, table_, [this](size_t i) { return graph_kernel(i); });
+    CUdevice device = 0;
+    int sms = 0;
+    cu_.check(cu_.ctx_get_device(&device), "reading the context's device");
+    cu_.check(cu_.device_get_attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device), "counting the SMs");
+    graph_ = std::make_unique<DeviceLoopGraph>(cu_, program_, table_,
+                                               [this, sms](size_t i) { return graph_kernel(i, sms); });
   } catch (const std::exception& e) {
     static std::once_flag said;
     std::call_once(said, [&] { std::cerr << "ktune: loops run on the host: " << e.what() << "\n"; });
@@ -48,18 +53,14 @@ void PlanRunner::build_graph() {
 }
 
 // Launch i as a node of the graph: sized from a counter, one wave of blocks (as many as the
-// GPU holds at once), which stride over the counter's items.
-GraphKernel PlanRunner::graph_kernel(size_t launch) {
+// GPU holds at once on its `sms` multiprocessors), which stride over the counter's items.
+GraphKernel PlanRunner::graph_kernel(size_t launch, int sms) {
   Launch& l = launches_.at(launch);
   const LaunchStep& s = *l.step;
   int per_sm = 0;
   cu_.check(cu_.occupancy_max_active_blocks(&per_sm, l.function, static_cast<int>(s.block.x * s.block.y * s.block.z),
                                             s.shared_bytes),
             "reading the occupancy of '" + s.entry + "'");
-  CUdevice device = 0;
-  int sms = 0;
-  cu_.check(cu_.ctx_get_device(&device), "reading the context's device");
-  cu_.check(cu_.device_get_attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device), "counting the SMs");
   const auto wave = static_cast<uint32_t>(std::max(1, per_sm) * std::max(1, sms));
   const LaunchStep run = *resolve_launch(
       s, [](const std::string&, uint32_t) { return 0; }, CounterGrids::Wave, wave);

@@ -49,7 +49,7 @@ class PlanRunner {
   static constexpr uint64_t kWindowWords = 256;
 
   Launch prepare_launch(const CudaModule& module, const LaunchStep& step) const;
-  GraphKernel graph_kernel(size_t launch);
+  GraphKernel graph_kernel(size_t launch, int sms);
   void build_graph();
   int32_t read_counter(CUstream stream, const std::string& buffer, uint32_t index);
   void run_ops(const std::vector<PlanOp>& ops, CUstream stream);

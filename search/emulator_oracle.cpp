@@ -78,7 +78,7 @@ std::optional<OracleView> EmulatorOracle::evaluate(const Config& config) { retur
 void EmulatorOracle::absorb(EmulatorOracle&& other) {
   entries_.merge(other.entries_);
   fallbacks_.merge(other.fallbacks_);
-  if (!too_large_) too_large_ = other.too_large_;
+  learn_size_from(other);
 }
 
 const CandidatePrediction* EmulatorOracle::emulation(const Config& config) const {

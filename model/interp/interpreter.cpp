@@ -44,7 +44,8 @@ void run_program(const ptx::PtxModule& module, const LaunchPlan& plan, const std
   for (const PlanOp& op : ops) {
     switch (op.kind) {
       case PlanOp::Kind::Launch:
-        if (const std::optional<LaunchStep> step = resolve_launch(plan.steps.at(op.launch), counter, grids, kInterpretedWave))
+        if (const std::optional<LaunchStep> step =
+                resolve_launch(plan.steps.at(op.launch), counter, grids, kInterpretedWave))
           run_launch(module.function(step->entry), *step, memory);
         break;
       case PlanOp::Kind::Fill: memory.fill(op.buffer, op.word); break;
