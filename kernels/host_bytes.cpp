@@ -7,7 +7,19 @@ namespace ktune {
 HostBytes::HostBytes(std::vector<std::byte> bytes) {
   auto impl = std::make_shared<Impl>();
   impl->bytes = std::move(bytes);
+  impl->data = impl->bytes.data();
+  impl->size = impl->bytes.size();
   impl_ = std::move(impl);
+}
+
+HostBytes HostBytes::borrowed(const void* data, size_t size, std::shared_ptr<const void> owner) {
+  auto impl = std::make_shared<Impl>();
+  impl->owner = std::move(owner);
+  impl->data = static_cast<const std::byte*>(data);
+  impl->size = size;
+  HostBytes out;
+  out.impl_ = std::move(impl);
+  return out;
 }
 
 HostBytes HostBytes::generated(std::vector<std::byte> bytes, std::string recipe) {

@@ -18,9 +18,12 @@ class HostBytes {
   // shape: unique to the content) instead of their hash, which for a dense operand of
   // gigabytes costs seconds (SHA-256 runs at about 0.4 GB/s).
   static HostBytes generated(std::vector<std::byte> bytes, std::string recipe);
+  // Bytes held elsewhere (a workload's own arrays: no second copy of a large graph), which
+  // `owner` keeps alive and unchanged as long as any copy of the result lives.
+  static HostBytes borrowed(const void* data, size_t size, std::shared_ptr<const void> owner);
 
-  const std::byte* data() const { return impl_ ? impl_->bytes.data() : nullptr; }
-  size_t size() const { return impl_ ? impl_->bytes.size() : 0; }
+  const std::byte* data() const { return impl_ ? impl_->data : nullptr; }
+  size_t size() const { return impl_ ? impl_->size : 0; }
   bool empty() const { return size() == 0; }
   std::string_view view() const { return {reinterpret_cast<const char*>(data()), size()}; }
   // What identifies the content: SHA-256 hex of the bytes, computed on first use and kept,
@@ -29,7 +32,10 @@ class HostBytes {
 
  private:
   struct Impl {
-    std::vector<std::byte> bytes;
+    std::vector<std::byte> bytes;        // owned, or empty when borrowed
+    std::shared_ptr<const void> owner;   // what holds borrowed bytes
+    const std::byte* data = nullptr;     // bytes.data() or the borrowed bytes
+    size_t size = 0;
     mutable std::once_flag hashed;
     mutable std::string hash;  // or the recipe, set at construction
   };

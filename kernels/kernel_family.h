@@ -79,6 +79,9 @@ class KernelFamily {
   // The problem against the loaded workload (a vertex beyond it, operands too large for any
   // device), before anything is allocated for it. Throws InputError or LimitError.
   virtual void check_problem(const Workload& w, const Problem& p) const {}
+  // Whether the problem reads the workload's values; a family that does not is given a
+  // workload without them (a graph traversal reads only the edges).
+  virtual bool reads_values(const Problem& p) const { return true; }
 
   virtual ParameterSpace space(const Problem& p) const = 0;
   virtual KernelSource source(const Problem& p, const Config& config) const = 0;

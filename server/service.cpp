@@ -159,7 +159,7 @@ Service::Service(const ServerConfig& config) : parts_(std::make_unique<ServicePa
   auto runner = [&p](const JobRecord& job, JobControl& control) -> nlohmann::json {
     const TuneFields t = parse_tune_request(job.request);
     const KernelFamily& family = *t.family;
-    ResolvedWorkload resolved = p.resolver.load(t.workload, family.workload_kind());
+    ResolvedWorkload resolved = p.resolver.load(t.workload, family.workload_kind(), family.reads_values(t.problem));
     const Workload& w = resolved.workload;
     family.check_problem(w, t.problem);  // before anything is allocated for it
     check_fits_device(family, w, t.problem, p.device);

@@ -85,7 +85,7 @@ std::string WorkloadResolver::canonical(const nlohmann::json& spec, WorkloadKind
   return describe_spec(spec);
 }
 
-ResolvedWorkload WorkloadResolver::load(const nlohmann::json& spec, WorkloadKind kind) const {
+ResolvedWorkload WorkloadResolver::load(const nlohmann::json& spec, WorkloadKind kind, bool with_values) const {
   validate(spec, kind);
   ResolvedWorkload out;
   out.description = canonical(spec, kind);
@@ -105,11 +105,12 @@ ResolvedWorkload WorkloadResolver::load(const nlohmann::json& spec, WorkloadKind
       out.workload.matrix = read_matrix_market_file(file.string(), limits_);
     }
   } else {
-    out.workload.matrix = generate_from_spec(spec, limits_);
+    out.workload.matrix = generate_from_spec(spec, limits_, with_values);
     const std::string g = spec["generator"].is_string() ? spec["generator"].get<std::string>() : "";
     if (g == "rmat") out.workload.kind = WorkloadKind::Graph;
   }
   if (kind == WorkloadKind::Graph) out.workload.kind = WorkloadKind::Graph;
+  if (!with_values) out.workload.matrix.values = {};
   return out;
 }
 

@@ -30,8 +30,10 @@ class WorkloadResolver {
   // A canonical text of the spec: equal for requests that name the same workload.
   std::string canonical(const nlohmann::json& spec, WorkloadKind kind) const;
   // For a sparse family, edge lists and graph generators load as graphs (their signatures
-  // carry the traversal features); for a graph family everything does.
-  ResolvedWorkload load(const nlohmann::json& spec, WorkloadKind kind) const;
+  // carry the traversal features); for a graph family everything does. Without values the
+  // matrix keeps none (signatures do not hash them): a traversal of a large graph reads only
+  // its edges, and its values would be the largest array in memory.
+  ResolvedWorkload load(const nlohmann::json& spec, WorkloadKind kind, bool with_values = true) const;
   // The file a relative path names, after refusing absolute paths and escapes (ForbiddenError).
   std::filesystem::path inside_data_dir(const std::string& relative) const;
 

@@ -182,17 +182,17 @@ void check_limits(const Spec& spec, const ReadLimits& limits) {
 }
 
 // Only after check_limits: every size then fits an int32.
-CsrF64 generate(const Spec& spec) {
+CsrF64 generate(const Spec& spec, bool with_values) {
   auto i32 = [&](const char* name) { return static_cast<int32_t>(spec.numbers.at(name)); };
   const auto seed = spec.numbers.count("seed") ? static_cast<uint64_t>(spec.numbers.at("seed")) : 0;
   if (spec.generator == "stencil2d") return generate_stencil_2d(i32("n"));
   if (spec.generator == "stencil3d") return generate_stencil_3d(i32("n"));
-  if (spec.generator == "rmat") return generate_rmat(i32("scale"), i32("edge_factor"), seed);
+  if (spec.generator == "rmat") return generate_rmat(i32("scale"), i32("edge_factor"), seed, {}, with_values);
   if (spec.generator == "uniform") {
     return generate_uniform(i32("rows"), i32("cols"), i32("per_row"), seed);
   }
   if (spec.generator == "banded") return generate_banded(i32("n"), i32("bandwidth"), seed);
-  return block_expand(generate(*spec.of), i32("block"), seed);
+  return block_expand(generate(*spec.of, true), i32("block"), seed);
 }
 
 Spec checked_spec(const nlohmann::json& spec, const ReadLimits& limits) {
@@ -207,8 +207,10 @@ void check_spec(const nlohmann::json& spec, const ReadLimits& limits) {
   checked_spec(spec, limits);
 }
 
-CsrF64 generate_from_spec(const nlohmann::json& spec, const ReadLimits& limits) {
-  return generate(checked_spec(spec, limits));
+CsrF64 generate_from_spec(const nlohmann::json& spec, const ReadLimits& limits, bool with_values) {
+  CsrF64 m = generate(checked_spec(spec, limits), with_values);
+  if (!with_values) m.values = {};  // the generators that draw them cheaply
+  return m;
 }
 
 std::string describe_spec(const nlohmann::json& spec) {

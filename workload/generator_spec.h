@@ -11,7 +11,8 @@ namespace ktune {
 
 // Validates every field (a missing, mistyped, out-of-range or unknown one is an InputError)
 // and the size of the result against `limits` (LimitError, decided before generating).
-CsrF64 generate_from_spec(const nlohmann::json& spec, const ReadLimits& limits);
+// Without values the matrix has none (a graph traversal reads only its edges).
+CsrF64 generate_from_spec(const nlohmann::json& spec, const ReadLimits& limits, bool with_values = true);
 
 // The same checks without generating: for refusing a request before it is queued.
 void check_spec(const nlohmann::json& spec, const ReadLimits& limits);

@@ -17,8 +17,12 @@ CsrF64 generate_stencil_3d(int32_t n);
 // Graph500 Kronecker (R-MAT) graph: 2^scale vertices, edge_factor * 2^scale directed edges
 // drawn with quadrant probabilities a, b, c (d = 1 - a - b - c), vertex labels scrambled by
 // a seeded permutation, repeated edges merged; each edge's value is drawn from (seed, edge).
-CsrF64 generate_rmat(int scale, int edge_factor, uint64_t seed, double a = 0.57, double b = 0.19,
-                     double c = 0.19);
+// Without values (a traversal reads none) the graph alone: its row pointers and columns are the
+// same either way.
+struct RmatQuadrants {
+  double a = 0.57, b = 0.19, c = 0.19;  // Graph500's
+};
+CsrF64 generate_rmat(int scale, int edge_factor, uint64_t seed, RmatQuadrants q = {}, bool with_values = true);
 
 // `per_row` distinct uniformly random columns in every row.
 CsrF64 generate_uniform(int32_t rows, int32_t cols, int32_t per_row, uint64_t seed);

@@ -1,14 +1,16 @@
 // R-MAT / Graph500 Kronecker generator (declared in generators.h).
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
+#include <cstring>
+#include <memory>
 #include <numeric>
 #include <vector>
 
 #include "workload/generator_checks.h"
 #include "workload/generators.h"
 #include "workload/parallel.h"
-#include "workload/radix_sort.h"
 #include "workload/random.h"
 
 namespace ktune {
@@ -75,33 +77,75 @@ class QuadrantSampler {
   std::array<uint16_t, kOutcomes> bits_{};  // row bits | column bits << 8
 };
 
-// The matrix whose entries are the sorted, distinct keys (row << scale | column), with
-// values drawn from (seed, key): the same edge gets the same value however it was made.
-CsrF64 csr_from_sorted_keys(const std::vector<uint64_t>& keys, int scale, uint64_t seed) {
-  const uint64_t column_mask = (uint64_t{1} << scale) - 1;
-  const uint64_t value_seed = splitmix64(seed);  // apart from the edge streams
-  CsrF64 m;
-  m.rows = m.cols = int32_t{1} << scale;
-  m.row_ptr.assign(static_cast<size_t>(m.rows) + 1, 0);
-  for (uint64_t key : keys) ++m.row_ptr[(key >> scale) + 1];
-  std::partial_sum(m.row_ptr.begin(), m.row_ptr.end(), m.row_ptr.begin());
-  m.col_idx.resize(keys.size());
-  m.values.resize(keys.size());
-  const auto n = static_cast<int64_t>(keys.size());
-  const int threads = worker_count(n, 1 << 20);
+// Counters updated from every thread at once (a hub row's count from all of them).
+using Counters = std::unique_ptr<std::atomic<int32_t>[]>;
+
+// Each edge's row and column, in the order of the edge streams, passed to `edge(row, col)`
+// from up to `threads` threads at once; the same edges every time.
+template <typename Edge>
+void for_each_edge(const QuadrantSampler& sampler, const std::vector<int32_t>& label, int scale, int64_t edges,
+                   uint64_t seed, const Edge& edge) {
+  const int64_t blocks = (edges + kEdgesPerBlock - 1) / kEdgesPerBlock;
+  const int threads = worker_count(edges, 1 << 20);
   parallel_for(threads, threads, [&](int t) {
-    const int64_t end = part_begin(n, threads, t + 1);
-    for (int64_t k = part_begin(n, threads, t); k < end; ++k) {
-      m.col_idx[k] = static_cast<int32_t>(keys[k] & column_mask);
-      m.values[k] = RandomStream(value_seed, keys[k]).value();
+    const int64_t first = part_begin(blocks, threads, t), last = part_begin(blocks, threads, t + 1);
+    for (int64_t block = first; block < last; ++block) {
+      RandomStream random(seed, static_cast<uint64_t>(block));
+      const int64_t end = std::min(edges, (block + 1) * kEdgesPerBlock);
+      for (int64_t e = block * kEdgesPerBlock; e < end; ++e) {
+        uint32_t u = 0, v = 0;
+        for (int level = 0; level < scale; level += kLevelsPerDraw) {
+          sampler.extend(random.next(), std::min(kLevelsPerDraw, scale - level), u, v);
+        }
+        edge(label[u], label[v]);
+      }
     }
   });
-  return m;
+}
+
+// Sorts and deduplicates each row's columns in place (row r in [start[r], start[r + 1])) and
+// packs the rows together: `m` gets its row pointers and exactly its distinct columns.
+void pack_sorted_rows(const std::vector<int64_t>& start, CsrF64& m) {
+  const int32_t n = m.rows;
+  std::vector<int32_t> distinct(static_cast<size_t>(n));
+  const int threads = worker_count(start.back(), 1 << 20);
+  parallel_for(threads, threads, [&](int t) {
+    const int64_t end = part_begin(n, threads, t + 1);
+    for (int64_t r = part_begin(n, threads, t); r < end; ++r) {
+      int32_t* first = m.col_idx.data() + start[r];
+      int32_t* last = m.col_idx.data() + start[r + 1];
+      std::sort(first, last);
+      distinct[r] = static_cast<int32_t>(std::unique(first, last) - first);
+    }
+  });
+  // Rows only move towards the front, in order: each lands on space already read.
+  m.row_ptr.assign(static_cast<size_t>(n) + 1, 0);
+  for (int32_t r = 0; r < n; ++r) {
+    const int32_t at = m.row_ptr[r];
+    std::memmove(m.col_idx.data() + at, m.col_idx.data() + start[r], sizeof(int32_t) * distinct[r]);
+    m.row_ptr[r + 1] = at + distinct[r];
+  }
+  m.col_idx.resize(static_cast<size_t>(m.row_ptr.back()));
+}
+
+// Each entry's value drawn from (seed, row << scale | column): the same edge gets the same
+// value however the graph was made.
+void draw_values(int scale, uint64_t seed, CsrF64& m) {
+  const uint64_t value_seed = splitmix64(seed);  // apart from the edge streams
+  m.values.resize(m.col_idx.size());
+  const int threads = worker_count(m.nnz(), 1 << 20);
+  parallel_for(threads, threads, [&](int t) {
+    const int64_t end = part_begin(m.rows, threads, t + 1);
+    for (int64_t r = part_begin(m.rows, threads, t); r < end; ++r)
+      for (int32_t k = m.row_ptr[r]; k < m.row_ptr[r + 1]; ++k)
+        m.values[k] = RandomStream(value_seed, (static_cast<uint64_t>(r) << scale) | static_cast<uint64_t>(m.col_idx[k])).value();
+  });
 }
 
 }  // namespace
 
-CsrF64 generate_rmat(int scale, int edge_factor, uint64_t seed, double a, double b, double c) {
+CsrF64 generate_rmat(int scale, int edge_factor, uint64_t seed, RmatQuadrants q, bool with_values) {
+  const double a = q.a, b = q.b, c = q.c;
   require(scale >= 1, "R-MAT scale must be at least 1, got " + std::to_string(scale));
   require(edge_factor >= 1,
           "R-MAT edge factor must be at least 1, got " + std::to_string(edge_factor));
@@ -120,36 +164,28 @@ CsrF64 generate_rmat(int scale, int edge_factor, uint64_t seed, double a, double
     std::swap(label[i], label[shuffle.below(static_cast<uint32_t>(i) + 1)]);
   }
 
-  // Edges as keys (row << scale | column): sorted and deduplicated, they are the CSR
-  // matrix in order, and no value has to travel with them.
-  const int64_t blocks = (edges + kEdgesPerBlock - 1) / kEdgesPerBlock;
-  std::vector<uint64_t> keys(static_cast<size_t>(edges));
-  const int threads = worker_count(edges, 1 << 20);
-  parallel_for(threads, threads, [&](int t) {
-    const int64_t first = part_begin(blocks, threads, t), last = part_begin(blocks, threads, t + 1);
-    for (int64_t block = first; block < last; ++block) {
-      RandomStream random(seed, static_cast<uint64_t>(block));
-      const int64_t end = std::min(edges, (block + 1) * kEdgesPerBlock);
-      for (int64_t e = block * kEdgesPerBlock; e < end; ++e) {
-        uint32_t u = 0, v = 0;
-        for (int level = 0; level < scale; level += kLevelsPerDraw) {
-          sampler.extend(random.next(), std::min(kLevelsPerDraw, scale - level), u, v);
-        }
-        keys[e] = (uint64_t{u} << scale) | v;
-      }
-    }
-    // Relabelled in a pass of its own: these lookups miss the cache, and here they do not
-    // wait behind the generation of each edge.
-    const uint64_t column_mask = (uint64_t{1} << scale) - 1;
-    const int64_t end = std::min(edges, last * kEdgesPerBlock);
-    for (int64_t e = first * kEdgesPerBlock; e < end; ++e) {
-      keys[e] =
-          (uint64_t(label[keys[e] >> scale]) << scale) | uint64_t(label[keys[e] & column_mask]);
-    }
+  // The edges are generated twice rather than kept: once to count each row's, once to place
+  // each column in its row, so that nothing larger than the matrix itself is ever held (a list
+  // of 2^26 edges and its sorting buffer would take four times its column indices).
+  Counters counts(new std::atomic<int32_t>[static_cast<size_t>(vertices)]);
+  for (int32_t r = 0; r < vertices; ++r) counts[r].store(0, std::memory_order_relaxed);
+  for_each_edge(sampler, label, scale, edges, seed,
+                [&](int32_t u, int32_t) { counts[u].fetch_add(1, std::memory_order_relaxed); });
+  std::vector<int64_t> start(static_cast<size_t>(vertices) + 1, 0);
+  for (int32_t r = 0; r < vertices; ++r) {
+    start[r + 1] = start[r] + counts[r].load(std::memory_order_relaxed);
+    counts[r].store(static_cast<int32_t>(start[r]), std::memory_order_relaxed);  // now the row's next slot
+  }
+  CsrF64 m;
+  m.rows = m.cols = vertices;
+  m.col_idx.resize(static_cast<size_t>(edges));
+  for_each_edge(sampler, label, scale, edges, seed, [&](int32_t u, int32_t v) {
+    m.col_idx[counts[u].fetch_add(1, std::memory_order_relaxed)] = v;
   });
-  radix_sort(keys, 2 * scale);
-  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-  return csr_from_sorted_keys(keys, scale, seed);
+  counts.reset();
+  pack_sorted_rows(start, m);  // repeated edges merged
+  if (with_values) draw_values(scale, seed, m);
+  return m;
 }
 
 }  // namespace ktune

@@ -1,8 +1,41 @@
 #include "workload/workload.h"
 
+#include <utility>
+
 #include "workload/input_error.h"
 
 namespace ktune {
+
+Workload::Workload() : arrays_owner_(std::make_shared<CsrF64>()) {}
+
+Workload::Workload(WorkloadKind k, CsrF64 m)
+    : kind(k), matrix(std::move(m)), arrays_owner_(std::make_shared<CsrF64>()) {}
+
+Workload::Workload(const Workload& other)
+    : kind(other.kind), matrix(other.matrix), arrays_owner_(std::make_shared<CsrF64>()) {}
+
+Workload& Workload::operator=(const Workload& other) {
+  if (this != &other) *this = Workload(other);
+  return *this;
+}
+
+Workload& Workload::operator=(Workload&& other) noexcept {
+  if (this != &other) {
+    hand_arrays_to_views();
+    kind = other.kind;
+    matrix = std::move(other.matrix);
+    derived = std::move(other.derived);
+    arrays_owner_ = std::move(other.arrays_owner_);
+  }
+  return *this;
+}
+
+Workload::~Workload() { hand_arrays_to_views(); }
+
+void Workload::hand_arrays_to_views() {
+  derived = DerivedCache();  // what it holds borrows the arrays too
+  if (arrays_owner_ && arrays_owner_.use_count() > 1) *arrays_owner_ = std::move(matrix);
+}
 
 const char* to_string(Dtype d) {
   switch (d) {

@@ -1,6 +1,7 @@
-// Shared by every BFS kernel: BfsFamily::source() places this first, so the templates need no
-// #include. Policy comes from -D options (bfs_config.h): KT_BLOCK, KT_COARSEN, KT_BALANCE,
-// KT_FRONTIER, KT_DIRECTION, KT_ALPHA, KT_BETA, KT_DENSE_SHIFT and KT_PARENTS.
+// Shared by every BFS kernel: BfsFamily::source() places it after kernels/graph/graph_queue.cuh,
+// so the templates need no #include. Policy comes from -D options (bfs_config.h): KT_BLOCK,
+// KT_COARSEN, KT_BALANCE, KT_FRONTIER, KT_DIRECTION, KT_ALPHA, KT_BETA, KT_DENSE_SHIFT and
+// KT_PARENTS.
 #define KT_UNREACHED (-1)
 
 // The int32 slots of the `state` buffer, which the plan's program reads: the loop runs while
@@ -66,9 +67,9 @@ __device__ __forceinline__ bool claim(int* depth, int v, int level) {
 template <bool ToQueue>
 __device__ __forceinline__ void join_next(int v, int* state, int* next_queue, unsigned* next_bits,
                                           const int* __restrict__ row_ptr) {
-  const int slot = atomicAdd(state + STATE_NEXT_COUNT, 1);
+  const int slot = queue_slot(state + STATE_NEXT_COUNT);
 #if KT_DIRECTION == DIRECTION_OPTIMISING
-  atomicAdd(state + STATE_NEXT_EDGES, out_degree(row_ptr, v));
+  add_across_lanes(state + STATE_NEXT_EDGES, out_degree(row_ptr, v));
 #endif
   if (ToQueue) {
     next_queue[slot] = v;

@@ -96,23 +96,11 @@ bfs_queue_to_bitmap(const int* state, const int* queue, unsigned* bits, int n) {
   }
 }
 
-// The bitmap's vertices as the queue the next iteration reads: one atomic per warp reserves
-// the warp's slots.
+// The bitmap's vertices as the queue the next iteration reads.
 extern "C" __global__ void __launch_bounds__(KT_CONVERT_BLOCK)
 bfs_bitmap_to_queue(int* state, const unsigned* bits, int* queue, int n) {
   const int items = state[STATE_TO_QUEUE_ITEMS];
   int* next = queue + (state[STATE_ITERATION] & 1) * n;
-  const int lane = threadIdx.x % 32;
-  // Whole warps step together (the stride is a multiple of 32), so the ballot sees every lane.
-  for (int base = blockIdx.x * KT_CONVERT_BLOCK; base < items; base += gridDim.x * KT_CONVERT_BLOCK) {
-    const int v = base + threadIdx.x;
-    const bool in = v < items && has_bit(bits, v);
-    const unsigned members = __ballot_sync(KT_FULL_MASK, in);
-    if (members == 0) continue;
-    const int leader = __clz(__brev(members));  // the lowest member
-    int first = 0;
-    if (lane == leader) first = atomicAdd(state + STATE_QUEUE_TAIL, __popc(members));
-    first = __shfl_sync(KT_FULL_MASK, first, leader);
-    if (in) next[first + __popc(members & ((1u << lane) - 1))] = v;
-  }
+  for (int v = blockIdx.x * KT_CONVERT_BLOCK + threadIdx.x; v < items; v += gridDim.x * KT_CONVERT_BLOCK)
+    if (has_bit(bits, v)) next[queue_slot(state + STATE_QUEUE_TAIL)] = v;
 }

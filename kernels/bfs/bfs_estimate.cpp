@@ -10,14 +10,23 @@ namespace ktune {
 namespace {
 
 // Warp entries the estimate lists at most: a block per vertex of a large graph would otherwise
-// list more warps than the graph has edges. Beyond it, neighbouring blocks are merged into one.
-constexpr int64_t kMaxWarps = int64_t{1} << 20;
+// list more warps than the graph has edges, and the first model's block scheduling walks every
+// one. Beyond it, neighbouring blocks are merged into one: 2^16 warps are still hundreds of
+// blocks per SM, enough for the imbalance a hub vertex makes to show.
+constexpr int64_t kMaxWarps = int64_t{1} << 16;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // The work (loop rounds of its slowest lane) of each warp of one expansion over all vertices,
-// `blocks` of them (fewer once merged).
-std::vector<double> expansion_warp_work(const CsrF64& graph, const BfsConfig& c, int32_t n, int64_t& blocks) {
+// in `blocks` blocks (fewer once merged).
+struct ExpansionWork {
+  std::vector<double> warp_work;
+  int64_t blocks = 0;
+};
+
+ExpansionWork expansion_warp_work(const CsrF64& graph, const BfsConfig& c, int32_t n) {
+  ExpansionWork out;
+  int64_t& blocks = out.blocks;
   const int64_t tile = c.tile_items();
   const int64_t grid = std::max<int64_t>(1, ceil_div(n, tile));
   const int64_t warps_per_block = c.block / 32;
@@ -72,12 +81,13 @@ std::vector<double> expansion_warp_work(const CsrF64& graph, const BfsConfig& c,
   for (int64_t b = 0; b < blocks; ++b)
     for (int64_t w = 0; w < warps_per_block; ++w)
       work[static_cast<size_t>(b * warps_per_block + w)] += every_warp[static_cast<size_t>(b)];
-  return work;
+  out.warp_work = std::move(work);
+  return out;
 }
 
 }  // namespace
 
-WorkEstimate estimate_bfs(const CsrF64& graph, const BfsShape& shape, const BfsConfig& c) {
+WorkEstimate estimate_bfs(const Workload& w, const BfsShape& shape, const BfsConfig& c) {
   const double n = std::max(1, shape.vertices);
   const double m = static_cast<double>(shape.edges);
   const double sources = static_cast<double>(shape.sources.size());
@@ -94,7 +104,14 @@ WorkEstimate estimate_bfs(const CsrF64& graph, const BfsShape& shape, const BfsC
   WorkEstimate e;
   e.dram_bytes = sources * (push_bytes + pull_bytes);
   e.threads_per_block = c.block;
-  e.warp_work = expansion_warp_work(graph, c, shape.vertices, e.blocks);
+  // It depends on the schedule, block and coarsening alone: a tune's thousands of estimates
+  // share a few dozen, each a pass over the vertices.
+  const std::string key = "bfs.expansion " + std::to_string(static_cast<int>(c.balance)) + " " +
+                          std::to_string(c.block) + " " + std::to_string(c.coarsen);
+  const std::shared_ptr<const ExpansionWork> expansion =
+      w.derived.get<ExpansionWork>(key, [&] { return expansion_warp_work(w.matrix, c, shape.vertices); });
+  e.warp_work = expansion->warp_work;
+  e.blocks = expansion->blocks;
   // A level runs one expansion and its end; a bitmap's copy and clearing count as two more.
   const int per_level = 2 + (c.uses_bitmap() ? 2 : 0);
   e.launches = static_cast<int32_t>(sources * (1 + levels * per_level));

@@ -11,7 +11,7 @@ namespace ktune {
 // a BFS runs about log2(n) levels, and a pull or bitmap level sweeps all n vertices. The warps'
 // work is that of one expansion over every vertex under the configuration's schedule (its
 // load balancing is what tells the schedules apart on a skewed graph).
-WorkEstimate estimate_bfs(const CsrF64& graph, const BfsShape& shape, const BfsConfig& c);
+WorkEstimate estimate_bfs(const Workload& w, const BfsShape& shape, const BfsConfig& c);
 // Each edge read once (4 bytes) and, per vertex, its row pointer, a depth read and written and
 // the frontier's queue entry written and read (4 bytes each), per source; parents add 4 a vertex.
 double bfs_min_bytes(const BfsShape& shape);

@@ -1,7 +1,5 @@
 #include "kernels/bfs/bfs_family.h"
 
-#include <chrono>
-
 #include "kernel_templates.h"
 #include "kernels/bfs/bfs_config.h"
 #include "kernels/bfs/bfs_estimate.h"
@@ -17,11 +15,6 @@ namespace {
 
 BfsShape shape_of(const CsrF64& graph, const Problem& p) {
   return {vertex_count(graph), graph.nnz(), bfs_sources(graph, p), bfs_outputs_parents(p)};
-}
-
-const DeviceBuffer* find_input(const LaunchPlan& plan, const char* name) {
-  const DeviceBuffer* b = plan.buffer(name);
-  return b && !b->bytes.empty() ? b : nullptr;
 }
 
 }  // namespace
@@ -44,7 +37,8 @@ ParameterSpace BfsFamily::space(const Problem&) const { return bfs_space(); }
 KernelSource BfsFamily::source(const Problem& p, const Config& config) const {
   const BfsConfig c = BfsConfig::from(config);
   KernelSource s;
-  s.code = std::string(templates::k_bfs_common_cuh) + std::string(templates::k_graph_expand_cuh) +
+  s.code = std::string(templates::k_graph_queue_cuh) + std::string(templates::k_bfs_common_cuh) +
+           std::string(templates::k_graph_expand_cuh) +
            std::string(templates::k_bfs_control_cu);
   s.entries = {"bfs_start", "bfs_level_end"};
   if (c.pushes_queue() || c.pushes_bitmap()) {
@@ -80,28 +74,19 @@ std::vector<PlanOp> BfsFamily::program(const Workload& w, const Problem& p, cons
   return bfs_program(shape_of(w.matrix, p), BfsConfig::from(config));
 }
 
-LaunchPlan BfsFamily::plan_with(const Workload& w, const Problem& p, const Config& config,
-                                std::vector<DeviceBuffer> inputs, const LaunchPlan* previous) const {
+LaunchPlan BfsFamily::prepare(const Workload& w, const Problem& p, const Config& config) const {
   const BfsConfig c = BfsConfig::from(config);
   const BfsShape shape = shape_of(w.matrix, p);
   LaunchPlan plan;
   plan.family = name();
   plan.problem = p;
+  const std::shared_ptr<const GraphEdges> out_edges = graph_out_edges(w);
+  plan.buffers = out_edges->buffers("row_ptr", "col_idx");
   if (c.pulls()) {
-    const DeviceBuffer* in_row_ptr = previous ? find_input(*previous, "in_row_ptr") : nullptr;
-    const DeviceBuffer* in_col_idx = previous ? find_input(*previous, "in_col_idx") : nullptr;
-    if (in_row_ptr && in_col_idx) {
-      inputs.push_back(*in_row_ptr);
-      inputs.push_back(*in_col_idx);
-      plan.prepare_seconds = previous->prepare_seconds;
-    } else {
-      const auto start = std::chrono::steady_clock::now();
-      for (DeviceBuffer& b : graph_in_edges(w.matrix, inputs)) inputs.push_back(std::move(b));
-      // The transpose a pull reads is this configuration's host preprocessing.
-      plan.prepare_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    }
+    const std::shared_ptr<const GraphEdges> in_edges = graph_in_edges(w);
+    for (DeviceBuffer& b : in_edges->buffers("in_row_ptr", "in_col_idx")) plan.buffers.push_back(std::move(b));
+    plan.prepare_seconds = in_edges->build_seconds;  // the transpose a pull reads
   }
-  plan.buffers = std::move(inputs);
   for (DeviceBuffer& b : bfs_work_buffers(shape)) plan.buffers.push_back(std::move(b));
   // One row of n per source, in the problem's order (a client reads source k's depths at k·n).
   // The sources run in turn, as a client running one BFS per source would, so the measured time
@@ -109,26 +94,11 @@ LaunchPlan BfsFamily::plan_with(const Workload& w, const Problem& p, const Confi
   const size_t elements = static_cast<size_t>(shape.vertices) * shape.sources.size();
   plan.outputs = {{"depths", elements, Dtype::I32}};
   if (shape.parents) plan.outputs.push_back({"parents", elements, Dtype::I32});
-  plan.check_data["row_ptr"] = plan.buffer("row_ptr")->bytes;
-  plan.check_data["col_idx"] = plan.buffer("col_idx")->bytes;
+  plan.check_data["row_ptr"] = out_edges->row_ptr;
+  plan.check_data["col_idx"] = out_edges->col_idx;
   plan.steps = bfs_launches(shape, c);
   plan.program = bfs_program(shape, c);
   return plan;
-}
-
-LaunchPlan BfsFamily::prepare(const Workload& w, const Problem& p, const Config& config) const {
-  return plan_with(w, p, config, graph_out_edges(w.matrix), nullptr);
-}
-
-LaunchPlan BfsFamily::prepare_next(const Workload& w, const Problem& p, const Config& config,
-                                   const LaunchPlan& previous) const {
-  std::vector<DeviceBuffer> out_edges;
-  for (const char* name : {"row_ptr", "col_idx"}) {
-    const DeviceBuffer* shared = find_input(previous, name);
-    if (!shared) return prepare(w, p, config);
-    out_edges.push_back(*shared);  // shares the bytes and their hash
-  }
-  return plan_with(w, p, config, std::move(out_edges), &previous);
 }
 
 Reference BfsFamily::reference(const Workload& w, const Problem& p) const {
@@ -151,7 +121,7 @@ Verdict BfsFamily::verify(const Problem&, const PlanOutput& output, std::string_
 }
 
 WorkEstimate BfsFamily::estimate(const Workload& w, const Problem& p, const Config& config) const {
-  return estimate_bfs(w.matrix, shape_of(w.matrix, p), BfsConfig::from(config));
+  return estimate_bfs(w, shape_of(w.matrix, p), BfsConfig::from(config));
 }
 
 double BfsFamily::flops(const Workload& w, const Problem& p) const {
@@ -162,7 +132,7 @@ double BfsFamily::flops(const Workload& w, const Problem& p) const {
 double BfsFamily::min_bytes(const Workload& w, const Problem& p) const { return bfs_min_bytes(shape_of(w.matrix, p)); }
 
 std::vector<std::string_view> BfsFamily::templates() const {
-  return {templates::k_bfs_common_cuh, templates::k_graph_expand_cuh, templates::k_bfs_control_cu,
+  return {templates::k_graph_queue_cuh, templates::k_bfs_common_cuh, templates::k_graph_expand_cuh, templates::k_bfs_control_cu,
           templates::k_bfs_push_cu, templates::k_bfs_pull_cu};
 }
 

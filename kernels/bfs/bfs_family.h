@@ -11,6 +11,7 @@ class BfsFamily : public KernelFamily {
   std::string name() const override { return "bfs"; }
   std::string description() const override;
   WorkloadKind workload_kind() const override { return WorkloadKind::Graph; }
+  bool reads_values(const Problem&) const override { return false; }  // the edges alone
   ProblemSchema problem_schema() const override;
   // Depths and parents are vertex ids and levels: i32 only.
   std::vector<Precision> precisions() const override;
@@ -19,10 +20,8 @@ class BfsFamily : public KernelFamily {
   KernelSource source(const Problem& p, const Config& config) const override;
   std::vector<LaunchStep> launches(const Workload& w, const Problem& p, const Config& config) const override;
   std::vector<PlanOp> program(const Workload& w, const Problem& p, const Config& config) const override;
+  // The graph's buffers are built once per workload (graph_inputs.h) and shared.
   LaunchPlan prepare(const Workload& w, const Problem& p, const Config& config) const override;
-  // Reuses the previous plan's graph buffers (and its in-edges, when it has them).
-  LaunchPlan prepare_next(const Workload& w, const Problem& p, const Config& config,
-                          const LaunchPlan& previous) const override;
   Reference reference(const Workload& w, const Problem& p) const override;
   // Depths exactly; parents for what they mean (bfs_verify.h).
   Verdict verify(const Problem& p, const PlanOutput& output, std::string_view got, const std::vector<double>& expected,
@@ -33,12 +32,6 @@ class BfsFamily : public KernelFamily {
   double min_bytes(const Workload& w, const Problem& p) const override;
   CanonicalMoves canonical_moves(const Problem& p) const override;  // bfs_directions.cpp
   std::vector<std::string_view> templates() const override;
-
- private:
-  // The plan over the graph's out-edges `inputs`; a pull's in-edges come from `previous` when it
-  // has them, else are built here.
-  LaunchPlan plan_with(const Workload& w, const Problem& p, const Config& config, std::vector<DeviceBuffer> inputs,
-                       const LaunchPlan* previous) const;
 };
 
 }  // namespace ktune

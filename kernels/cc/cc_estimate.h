@@ -12,7 +12,7 @@
 
 namespace ktune {
 
-// What the estimates read of a graph (kernels/graph/graph_memo.h keeps one per graph).
+// What the estimates read of a graph (kept with the workload: Workload::derived).
 struct CcGraphDigest {
   std::vector<int32_t> degrees;  // of the undirected form, self-loops included
   int64_t adjacency = 0;         // its nonzeros: every undirected edge twice

@@ -20,12 +20,13 @@ uint32_t grid_of(int64_t items, int64_t per_block) {
   return static_cast<uint32_t>(std::max<int64_t>(1, ceil_div(items, per_block)));
 }
 
-// The device inputs of a schedule: the undirected CSR, or its edges once each as two arrays.
-std::vector<std::string> input_names(CcSchedule schedule) {
-  if (schedule == CcSchedule::Edge) return {"edge_u", "edge_v"};
-  return {"row_ptr", "col_idx"};
-}
+// A schedule's device inputs and what converting the graph to them took.
+struct ConvertedInputs {
+  std::vector<DeviceBuffer> buffers;
+  double seconds = 0;
+};
 
+// The device inputs of a schedule: the undirected CSR, or its edges once each as two arrays.
 std::vector<DeviceBuffer> format_inputs(const CsrF64& graph, CcSchedule schedule) {
   const CsrF64 undirected = undirected_graph(graph);
   if (schedule == CcSchedule::Vertex)
@@ -82,7 +83,7 @@ std::string CcFamily::description() const {
 }
 
 std::shared_ptr<const CcGraphDigest> CcFamily::digest(const Workload& w) const {
-  return digests_.get(w.matrix, cc_graph_digest);
+  return w.derived.get<CcGraphDigest>("cc.digest", [&w] { return cc_graph_digest(w.matrix); });
 }
 
 KernelSource CcFamily::source(const Problem&, const Config& config) const {
@@ -107,41 +108,29 @@ std::vector<PlanOp> CcFamily::program(const Workload& w, const Problem&, const C
   return cc_program(CcConfig::from(config), vertex_count(w.matrix));
 }
 
-LaunchPlan CcFamily::plan_with(const Workload& w, const Problem& p, const Config& config,
-                               std::vector<DeviceBuffer> inputs, double convert_seconds) const {
+LaunchPlan CcFamily::prepare(const Workload& w, const Problem& p, const Config& config) const {
   const CcConfig c = CcConfig::from(config);
   const int32_t n = vertex_count(w.matrix);
+  // Each schedule's inputs are built once per workload and shared by its plans.
+  const auto inputs = w.derived.get<ConvertedInputs>(
+      "cc.inputs " + std::to_string(static_cast<int>(c.schedule)), [&] {
+        const auto start = std::chrono::steady_clock::now();
+        ConvertedInputs in{format_inputs(w.matrix, c.schedule), 0};
+        in.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return in;
+      });
   LaunchPlan plan;
   plan.family = name();
   plan.problem = p;
-  plan.buffers = std::move(inputs);
+  plan.buffers = inputs->buffers;
   const int64_t pairs = c.schedule == CcSchedule::Edge ? digest(w)->pairs : 0;
   plan.buffers.push_back(output_buffer("label", static_cast<size_t>(std::max(n, 1)), Dtype::I32));
   plan.buffers.push_back(output_buffer("changed", 1, Dtype::I32));
   plan.outputs = {{"label", static_cast<size_t>(n), Dtype::I32}};
   plan.steps = cc_launches(c, n, pairs);
   plan.program = cc_program(c, n);
-  plan.prepare_seconds = convert_seconds;
+  plan.prepare_seconds = inputs->seconds;
   return plan;
-}
-
-LaunchPlan CcFamily::prepare(const Workload& w, const Problem& p, const Config& config) const {
-  const auto start = std::chrono::steady_clock::now();
-  std::vector<DeviceBuffer> inputs = format_inputs(w.matrix, CcConfig::from(config).schedule);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return plan_with(w, p, config, std::move(inputs), seconds);
-}
-
-LaunchPlan CcFamily::prepare_next(const Workload& w, const Problem& p, const Config& config,
-                                  const LaunchPlan& previous) const {
-  std::vector<DeviceBuffer> inputs;
-  for (const std::string& buffer : input_names(CcConfig::from(config).schedule)) {
-    const DeviceBuffer* shared = previous.buffer(buffer);
-    if (!shared || shared->bytes.empty()) return prepare(w, p, config);
-    inputs.push_back(*shared);  // shares the bytes and their hash
-  }
-  // The shared form cost the previous plan its conversion.
-  return plan_with(w, p, config, std::move(inputs), previous.prepare_seconds);
 }
 
 Reference CcFamily::reference(const Workload& w, const Problem&) const {

@@ -5,7 +5,6 @@
 // until an iteration changes nothing.
 #include "kernels/cc/cc_config.h"
 #include "kernels/cc/cc_estimate.h"
-#include "kernels/graph/graph_memo.h"
 #include "kernels/kernel_family.h"
 
 namespace ktune {
@@ -15,14 +14,14 @@ class CcFamily : public KernelFamily {
   std::string name() const override { return "cc"; }
   std::string description() const override;
   WorkloadKind workload_kind() const override { return WorkloadKind::Graph; }
+  bool reads_values(const Problem&) const override { return false; }  // the edges alone
   std::vector<Precision> precisions() const override { return {Precision::uniform(Dtype::I32)}; }
   ParameterSpace space(const Problem& p) const override { return cc_space(); }
   KernelSource source(const Problem& p, const Config& config) const override;
   std::vector<LaunchStep> launches(const Workload& w, const Problem& p, const Config& config) const override;
   std::vector<PlanOp> program(const Workload& w, const Problem& p, const Config& config) const override;
+  // Each schedule's inputs are built once per workload and shared.
   LaunchPlan prepare(const Workload& w, const Problem& p, const Config& config) const override;
-  LaunchPlan prepare_next(const Workload& w, const Problem& p, const Config& config,
-                          const LaunchPlan& previous) const override;
   Reference reference(const Workload& w, const Problem& p) const override;
   // The same partition as the reference, whatever the label values (cc_reference.h).
   Verdict verify(const Problem& p, const PlanOutput& output, std::string_view got, const std::vector<double>& expected,
@@ -36,9 +35,6 @@ class CcFamily : public KernelFamily {
 
  private:
   std::shared_ptr<const CcGraphDigest> digest(const Workload& w) const;
-  LaunchPlan plan_with(const Workload& w, const Problem& p, const Config& config,
-                       std::vector<DeviceBuffer> inputs, double convert_seconds) const;
-  GraphMemo<CcGraphDigest> digests_;
 };
 
 }  // namespace ktune

@@ -26,7 +26,9 @@
 template <class Op>
 __device__ __forceinline__ void expand_thread(const Op& op, int items, int tile) {
   const int first = tile * KT_TILE_ITEMS + threadIdx.x;
-#pragma unroll
+  // Not unrolled: each copy of the divergent edge loop would hold its own convergence state for
+  // the warp-wide appends inside op.edge (graph_queue.cuh), and ptxas spills those beyond a few.
+#pragma unroll 1
   for (int c = 0; c < KT_COARSEN; ++c) {
     const int item = first + c * KT_BLOCK;
     int v, begin, end;

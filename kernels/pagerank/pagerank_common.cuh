@@ -34,3 +34,35 @@ __device__ __forceinline__ value_t next_rank(value_t gathered, const value_t* su
                                              value_t inverse_n) {
   return base + damping * (gathered + sums[0] * inverse_n);
 }
+
+// Each vertex's contribution (rank / out-degree) before a pull; vertices without out-edges add
+// their rank to the dangling sum.
+extern "C" __global__ void __launch_bounds__(KT_BLOCK)
+pagerank_contrib(int n, const int* __restrict__ out_degree, const value_t* __restrict__ rank,
+                 value_t* __restrict__ contrib, value_t* __restrict__ sums) {
+  const int u = blockIdx.x * KT_BLOCK + threadIdx.x;
+  value_t dangling = 0;
+  if (u < n) {
+    const int degree = out_degree[u];
+    contrib[u] = degree > 0 ? rank[u] / value_t(degree) : value_t(0);
+    if (degree == 0) dangling = rank[u];
+  }
+  add_to_total(dangling, sums);
+}
+
+// After a pass that added into `next` (a push, a pull over edges): every vertex turns what it
+// received into its rank, and clears `next` for the next iteration (so no fill runs inside the
+// loop).
+extern "C" __global__ void __launch_bounds__(KT_BLOCK)
+pagerank_finish(int n, value_t* __restrict__ next, value_t* __restrict__ rank, value_t* __restrict__ sums,
+                value_t base, value_t damping, value_t inverse_n) {
+  const int v = blockIdx.x * KT_BLOCK + threadIdx.x;
+  value_t change = 0;
+  if (v < n) {
+    const value_t updated = next_rank(next[v], sums, base, damping, inverse_n);
+    change = fabs(updated - rank[v]);
+    rank[v] = updated;
+    next[v] = value_t(0);
+  }
+  add_to_total(change, sums + 1);
+}

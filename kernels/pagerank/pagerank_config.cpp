@@ -7,10 +7,16 @@ namespace ktune {
 ParameterSpace pagerank_space() {
   ParameterSpace space;
   space.params = {
-      Parameter::enumeration("direction", {"pull", "push"}),
+      Parameter::enumeration("direction", {"pull", "push", "pull_edges"}),
       Parameter::power_of_two("block", 64, 1024),
       Parameter::power_of_two("lanes", 1, 32),
       Parameter::power_of_two("items", 1, 4),
+  };
+  space.constraints = {
+      {"lanes must be 1 for pull_edges (a thread per edge)",
+       [](const Config& c) {
+         return c.at("direction") != static_cast<int64_t>(PagerankDirection::PullEdges) || c.at("lanes") == 1;
+       }},
   };
   return space;
 }

@@ -13,7 +13,10 @@ namespace ktune {
 //    vertex), 2..32 spmv_subwarp (a sub-warp of lanes per vertex, shuffles combining them).
 //  - push: every vertex scatters its contribution along its out-edges with atomicAdd into
 //    the next ranks, `lanes` threads per vertex the same way; no transpose is needed.
-enum class PagerankDirection { Pull, Push };
+//  - pull_edges: a pull split by in-edges instead of vertices (a thread per edge, `lanes` 1),
+//    the warps summing by head: even work on skewed in-degrees, for an array of every
+//    in-edge's head.
+enum class PagerankDirection { Pull, Push, PullEdges };
 
 // direction, block (threads per block), lanes (threads per vertex in the edge pass), items
 // (vertices per thread group: coarsening).
@@ -28,8 +31,10 @@ struct PagerankConfig {
   // Validates against pagerank_space(); throws InputError naming the refused parameter.
   static PagerankConfig from(const Config& config);
 
-  // Vertices one block of the edge pass covers.
-  int64_t vertices_per_block() const { return int64_t{block} / lanes * items; }
+  // Vertices (edges for pull_edges) one block of the edge pass covers.
+  int64_t items_per_block() const { return int64_t{block} / lanes * items; }
+  // Whether the pass reads the in-edges (the transpose).
+  bool pulls() const { return direction != PagerankDirection::Push; }
 };
 
 }  // namespace ktune

@@ -40,18 +40,29 @@ WorkEstimate estimate_pagerank(const PagerankGraphDigest& g, const PagerankProbl
   const auto m = static_cast<double>(g.edges);
   const auto value = static_cast<double>(dtype_size(dtype));
   const auto iterations = static_cast<double>(pagerank_expected_iterations(problem));
-  const bool pull = c.direction == PagerankDirection::Pull;
   WorkEstimate e;
   e.threads_per_block = c.block;
-  e.blocks = std::max<int64_t>(1, ceil_div(static_cast<int64_t>(g.out_degrees.size()), c.vertices_per_block()));
-  e.warp_work = lane_group_warp_work(pull ? g.in_degrees : g.out_degrees, c.block, c.lanes, c.items, e.blocks);
-  for (double& w : e.warp_work) w *= iterations;
   const double csr = kIndexBytes * (n + 1 + m);
-  const double per_iteration = pull ? kIndexBytes * n + 2 * value * n + csr + kSectorBytes * m + 2 * value * n
-                                    : csr + value * n + kSectorBytes * m + 4 * value * n;
+  double per_iteration = 0;
+  if (c.direction == PagerankDirection::PullEdges) {
+    // Every thread the same: its edges, and a five-step segmented sum for each.
+    e.blocks = std::max<int64_t>(1, ceil_div(g.edges, c.items_per_block()));
+    e.warp_work.assign(static_cast<size_t>(e.blocks * std::max(1, c.block / 32)), 6.0 * c.items * iterations);
+    // The heads and tails of the edges, the contributions gathered (a sector each), the
+    // contributions, ranks and `next` written and read.
+    per_iteration = 2 * kIndexBytes * m + kIndexBytes * n + kSectorBytes * m + 6 * value * n;
+  } else {
+    const bool pull = c.direction == PagerankDirection::Pull;
+    e.blocks = std::max<int64_t>(1, ceil_div(static_cast<int64_t>(g.out_degrees.size()), c.items_per_block()));
+    e.warp_work = lane_group_warp_work(pull ? g.in_degrees : g.out_degrees, c.block, c.lanes, c.items, e.blocks);
+    for (double& w : e.warp_work) w *= iterations;
+    per_iteration = pull ? kIndexBytes * n + 2 * value * n + csr + kSectorBytes * m + 2 * value * n
+                         : csr + value * n + kSectorBytes * m + 4 * value * n;
+  }
   e.dram_bytes = value * n + iterations * per_iteration;
-  // init and the fills, then three launches an iteration (the edge pass between two others).
-  e.launches = static_cast<int32_t>(3 + 3 * iterations);
+  // init and the fills, then the iteration's launches (three, or four for a pull over edges).
+  const double per_iteration_launches = c.direction == PagerankDirection::PullEdges ? 4 : 3;
+  e.launches = static_cast<int32_t>(3 + per_iteration_launches * iterations);
   return e;
 }
 

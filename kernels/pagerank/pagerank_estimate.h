@@ -17,7 +17,7 @@
 
 namespace ktune {
 
-// What the estimates read of a graph (kernels/graph/graph_memo.h keeps one per graph).
+// What the estimates read of a graph (kept with the workload: Workload::derived).
 struct PagerankGraphDigest {
   std::vector<int32_t> out_degrees, in_degrees;
   int64_t edges = 0;

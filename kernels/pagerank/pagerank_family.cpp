@@ -5,7 +5,7 @@
 
 #include "kernel_templates.h"
 #include "kernels/device_buffers.h"
-#include "kernels/graph/graph_transpose.h"
+#include "kernels/graph/graph_inputs.h"
 #include "kernels/pagerank/pagerank_reference.h"
 #include "workload/breadth_first.h"
 
@@ -19,40 +19,37 @@ uint32_t grid_of(int64_t items, int64_t per_block) {
   return static_cast<uint32_t>(std::max<int64_t>(1, ceil_div(items, per_block)));
 }
 
+// A device input with what building it took.
+struct TimedBuffer {
+  DeviceBuffer buffer;
+  double build_seconds = 0;
+};
+
+// "in_row": the head of every in-edge, in the order of in_idx (at least one entry).
+TimedBuffer in_edge_heads(const GraphEdges& in_edges) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto* row_ptr = reinterpret_cast<const int32_t*>(in_edges.row_ptr.data());
+  const size_t vertices = in_edges.row_ptr.size() / sizeof(int32_t) - 1;
+  std::vector<int32_t> heads(std::max<size_t>(in_edges.col_idx.size() / sizeof(int32_t), 1), 0);
+  for (size_t v = 0; v < vertices; ++v)
+    std::fill(heads.begin() + row_ptr[v], heads.begin() + row_ptr[v + 1], static_cast<int32_t>(v));
+  TimedBuffer out{index_buffer("in_row", heads), 0};
+  out.build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
 KernelArg value_arg(double x, Dtype dtype) {
   return dtype == Dtype::F64 ? KernelArg::of_scalar(x) : KernelArg::of_scalar(static_cast<float>(x));
 }
 
-// The device inputs of a direction: the in-edge CSR and the out-degrees (pull), or the
-// out-edge CSR with a row for every vertex (push).
-std::vector<std::string> input_names(PagerankDirection direction) {
-  if (direction == PagerankDirection::Pull) return {"out_degree", "in_ptr", "in_idx"};
-  return {"row_ptr", "col_idx"};
-}
-
-std::vector<DeviceBuffer> format_inputs(const CsrF64& graph, PagerankDirection direction) {
-  const int32_t n = vertex_count(graph);
-  // No device buffer is empty: a graph without edges gets one unread index.
-  auto indices = [](std::vector<int32_t> v) { return v.empty() ? std::vector<int32_t>{0} : v; };
-  if (direction == PagerankDirection::Pull) {
-    std::vector<int32_t> degrees(static_cast<size_t>(std::max(n, 1)), 0);
-    for (int32_t v = 0; v < n; ++v) degrees[static_cast<size_t>(v)] = out_degree(graph, v);
-    const CsrF64 in = transpose_graph(graph);
-    return {index_buffer("out_degree", degrees), index_buffer("in_ptr", in.row_ptr),
-            index_buffer("in_idx", indices(in.col_idx))};
-  }
-  std::vector<int32_t> row_ptr = graph.row_ptr;
-  row_ptr.resize(static_cast<size_t>(n) + 1, graph.row_ptr.empty() ? 0 : graph.row_ptr.back());
-  return {index_buffer("row_ptr", row_ptr), index_buffer("col_idx", indices(graph.col_idx))};
-}
-
-// init; the edge pass between its companion launch (pull: contributions before; push: the new
-// ranks after); the check of the change.
+// init; the iteration's launches (pull: the contributions, then the gather; push: the scatter,
+// then the new ranks; pull over edges: all three); the check of the change.
 std::vector<LaunchStep> pagerank_launches(const PagerankConfig& c, const PagerankProblem& problem, int32_t n,
-                                          Dtype dtype) {
+                                          int64_t edges, Dtype dtype) {
   const Dim3 block{static_cast<uint32_t>(c.block), 1, 1};
   const Dim3 per_vertex{grid_of(n, c.block), 1, 1};
-  const Dim3 edge_pass{grid_of(n, c.vertices_per_block()), 1, 1};
+  const int64_t pass_items = c.direction == PagerankDirection::PullEdges ? edges : n;
+  const Dim3 edge_pass{grid_of(pass_items, c.items_per_block()), 1, 1};
   const std::vector<KernelArg> update = {value_arg((1 - problem.damping) / std::max(n, 1), dtype),
                                          value_arg(problem.damping, dtype), value_arg(1.0 / std::max(n, 1), dtype)};
   auto buffers = [](std::initializer_list<const char*> names) {
@@ -66,29 +63,45 @@ std::vector<LaunchStep> pagerank_launches(const PagerankConfig& c, const Pageran
     return rest;
   };
   const KernelArg count = KernelArg::of_scalar(n);
+  const LaunchStep contrib{"pagerank_contrib", per_vertex, block, 0,
+                           with(count, buffers({"out_degree", "rank", "contrib", "sums"})), {}};
+  const LaunchStep finish{"pagerank_finish", per_vertex, block, 0, with(count, buffers({"next", "rank", "sums"}), update),
+                          {}};
   std::vector<LaunchStep> steps = {{"pagerank_init", per_vertex, block, 0, with(count, buffers({"rank"})), {}}};
-  if (c.direction == PagerankDirection::Pull) {
-    steps.push_back({"pagerank_contrib", per_vertex, block, 0,
-                     with(count, buffers({"out_degree", "rank", "contrib", "sums"})), {}});
-    steps.push_back({"pagerank_pull", edge_pass, block, 0,
-                     with(count, buffers({"in_ptr", "in_idx", "contrib", "rank", "sums"}), update), {}});
-  } else {
-    steps.push_back({"pagerank_scatter", edge_pass, block, 0,
-                     with(count, buffers({"row_ptr", "col_idx", "rank", "next", "sums"})), {}});
-    steps.push_back({"pagerank_finish", per_vertex, block, 0, with(count, buffers({"next", "rank", "sums"}), update), {}});
+  switch (c.direction) {
+    case PagerankDirection::Pull:
+      steps.push_back(contrib);
+      steps.push_back({"pagerank_pull", edge_pass, block, 0,
+                       with(count, buffers({"in_ptr", "in_idx", "contrib", "rank", "sums"}), update), {}});
+      break;
+    case PagerankDirection::Push:
+      steps.push_back({"pagerank_scatter", edge_pass, block, 0,
+                       with(count, buffers({"row_ptr", "col_idx", "rank", "next", "sums"})), {}});
+      steps.push_back(finish);
+      break;
+    case PagerankDirection::PullEdges:
+      steps.push_back(contrib);
+      steps.push_back({"pagerank_pull_edges", edge_pass, block, 0,
+                       with(KernelArg::of_scalar(static_cast<int32_t>(edges)),
+                            buffers({"in_row", "in_idx", "contrib", "next"})),
+                       {}});
+      steps.push_back(finish);
+      break;
   }
   steps.push_back({"pagerank_check", {1, 1, 1}, {1, 1, 1}, 0,
                    with(value_arg(problem.tolerance, dtype), buffers({"sums", "active"})), {}});
   return steps;
 }
 
-// The sums start cleared (pagerank_check clears them after each iteration), push's `next`
-// too (pagerank_finish clears it); then iterations until the check finds the change below
-// the tolerance, at most max_iterations.
+// The sums start cleared (pagerank_check clears them after each iteration), `next` too where
+// there is one (pagerank_finish clears it); then iterations until the check finds the change
+// below the tolerance, at most max_iterations.
 std::vector<PlanOp> pagerank_program(const PagerankConfig& c, const PagerankProblem& problem) {
   std::vector<PlanOp> program = {PlanOp::run(0), PlanOp::fill("sums", 0)};
-  if (c.direction == PagerankDirection::Push) program.push_back(PlanOp::fill("next", 0));
-  program.push_back(PlanOp::loop({PlanOp::run(1), PlanOp::run(2), PlanOp::run(3)}, "active", problem.max_iterations));
+  if (c.direction != PagerankDirection::Pull) program.push_back(PlanOp::fill("next", 0));
+  std::vector<PlanOp> iteration = {PlanOp::run(1), PlanOp::run(2), PlanOp::run(3)};
+  if (c.direction == PagerankDirection::PullEdges) iteration.push_back(PlanOp::run(4));
+  program.push_back(PlanOp::loop(std::move(iteration), "active", problem.max_iterations));
   return program;
 }
 
@@ -97,24 +110,35 @@ std::vector<PlanOp> pagerank_program(const PagerankConfig& c, const PagerankProb
 std::string PagerankFamily::description() const {
   return "PageRank by power iteration (damping, L1 tolerance and an iteration bound in the problem; vertices "
          "without out-edges spread their rank uniformly): pull, gathering over in-edges with SpMV's row "
-         "schedules (a thread or a sub-warp of lanes per vertex), or push, scattering along out-edges with "
-         "atomics; looping on the device until the ranks change by less than the tolerance";
+         "schedules (a thread or a sub-warp of lanes per vertex) or split by edges (a thread per in-edge, summed "
+         "by head in each warp), or push, scattering along out-edges with atomics; looping on the device until "
+         "the ranks change by less than the tolerance";
 }
 
 ProblemSchema PagerankFamily::problem_schema() const { return pagerank_schema(); }
 
 std::shared_ptr<const PagerankGraphDigest> PagerankFamily::digest(const Workload& w) const {
-  return digests_.get(w.matrix, pagerank_graph_digest);
+  return w.derived.get<PagerankGraphDigest>("pagerank.digest", [&w] { return pagerank_graph_digest(w.matrix); });
 }
 
 KernelSource PagerankFamily::source(const Problem& p, const Config& config) const {
   const PagerankConfig c = PagerankConfig::from(config);
-  const bool pull = c.direction == PagerankDirection::Pull;
   KernelSource s;
-  s.code = std::string(templates::k_pagerank_common_cuh) +
-           std::string(pull ? templates::k_pagerank_pull_cu : templates::k_pagerank_push_cu);
-  s.entries = pull ? std::vector<std::string>{"pagerank_pull", "pagerank_contrib"}
-                   : std::vector<std::string>{"pagerank_scatter", "pagerank_finish"};
+  s.code = std::string(templates::k_pagerank_common_cuh);
+  switch (c.direction) {
+    case PagerankDirection::Pull:
+      s.code += templates::k_pagerank_pull_cu;
+      s.entries = {"pagerank_contrib", "pagerank_pull"};
+      break;
+    case PagerankDirection::Push:
+      s.code += templates::k_pagerank_push_cu;
+      s.entries = {"pagerank_scatter", "pagerank_finish"};
+      break;
+    case PagerankDirection::PullEdges:
+      s.code += templates::k_pagerank_pull_edges_cu;
+      s.entries = {"pagerank_contrib", "pagerank_pull_edges", "pagerank_finish"};
+      break;
+  }
   s.entries.push_back("pagerank_init");
   s.entries.push_back("pagerank_check");
   s.options = {std::string("-DKT_VALUE=") + (p.precision.output == Dtype::F64 ? "double" : "float"),
@@ -125,15 +149,14 @@ KernelSource PagerankFamily::source(const Problem& p, const Config& config) cons
 
 std::vector<LaunchStep> PagerankFamily::launches(const Workload& w, const Problem& p, const Config& config) const {
   return pagerank_launches(PagerankConfig::from(config), PagerankProblem::of(p), vertex_count(w.matrix),
-                           p.precision.output);
+                           w.matrix.nnz(), p.precision.output);
 }
 
 std::vector<PlanOp> PagerankFamily::program(const Workload&, const Problem& p, const Config& config) const {
   return pagerank_program(PagerankConfig::from(config), PagerankProblem::of(p));
 }
 
-LaunchPlan PagerankFamily::plan_with(const Workload& w, const Problem& p, const Config& config,
-                                     std::vector<DeviceBuffer> inputs, double convert_seconds) const {
+LaunchPlan PagerankFamily::prepare(const Workload& w, const Problem& p, const Config& config) const {
   const PagerankConfig c = PagerankConfig::from(config);
   const int32_t n = vertex_count(w.matrix);
   const Dtype dtype = p.precision.output;
@@ -141,35 +164,35 @@ LaunchPlan PagerankFamily::plan_with(const Workload& w, const Problem& p, const 
   LaunchPlan plan;
   plan.family = name();
   plan.problem = p;
-  plan.buffers = std::move(inputs);
+  if (c.pulls()) {
+    // The in-edges and the out-degrees; the transpose is a pull's preprocessing.
+    const std::shared_ptr<const GraphEdges> in_edges = graph_in_edges(w);
+    plan.buffers = in_edges->buffers("in_ptr", "in_idx");
+    plan.prepare_seconds = in_edges->build_seconds;
+    if (c.direction == PagerankDirection::PullEdges) {
+      const std::shared_ptr<const TimedBuffer> heads = w.derived.get<TimedBuffer>("pagerank.in_row", [&] {
+        return in_edge_heads(*in_edges);
+      });
+      plan.buffers[0] = heads->buffer;  // each edge's head instead of the row pointers
+      plan.prepare_seconds += heads->build_seconds;
+    }
+    plan.buffers.push_back(*w.derived.get<DeviceBuffer>("pagerank.out_degree", [&] {
+      std::vector<int32_t> degrees = digest(w)->out_degrees;
+      if (degrees.empty()) degrees.push_back(0);  // no device buffer is empty
+      return index_buffer("out_degree", degrees);
+    }));
+    plan.buffers.push_back(output_buffer("contrib", vertices, dtype));
+  } else {
+    plan.buffers = graph_out_edges(w)->buffers("row_ptr", "col_idx");
+  }
+  if (c.direction != PagerankDirection::Pull) plan.buffers.push_back(output_buffer("next", vertices, dtype));
   plan.buffers.push_back(output_buffer("rank", vertices, dtype));
-  plan.buffers.push_back(output_buffer(c.direction == PagerankDirection::Pull ? "contrib" : "next", vertices, dtype));
   plan.buffers.push_back(output_buffer("sums", 2, dtype));
   plan.buffers.push_back(output_buffer("active", 1, Dtype::I32));
   plan.outputs = {{"rank", static_cast<size_t>(n), dtype}};
-  plan.steps = pagerank_launches(c, PagerankProblem::of(p), n, dtype);
+  plan.steps = pagerank_launches(c, PagerankProblem::of(p), n, w.matrix.nnz(), dtype);
   plan.program = pagerank_program(c, PagerankProblem::of(p));
-  plan.prepare_seconds = convert_seconds;
   return plan;
-}
-
-LaunchPlan PagerankFamily::prepare(const Workload& w, const Problem& p, const Config& config) const {
-  const auto start = std::chrono::steady_clock::now();
-  std::vector<DeviceBuffer> inputs = format_inputs(w.matrix, PagerankConfig::from(config).direction);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return plan_with(w, p, config, std::move(inputs), seconds);
-}
-
-LaunchPlan PagerankFamily::prepare_next(const Workload& w, const Problem& p, const Config& config,
-                                        const LaunchPlan& previous) const {
-  std::vector<DeviceBuffer> inputs;
-  for (const std::string& buffer : input_names(PagerankConfig::from(config).direction)) {
-    const DeviceBuffer* shared = previous.buffer(buffer);
-    if (!shared || shared->bytes.empty()) return prepare(w, p, config);
-    inputs.push_back(*shared);  // shares the bytes and their hash
-  }
-  // The shared form cost the previous plan its conversion.
-  return plan_with(w, p, config, std::move(inputs), previous.prepare_seconds);
 }
 
 Reference PagerankFamily::reference(const Workload& w, const Problem& p) const {
@@ -195,7 +218,8 @@ double PagerankFamily::min_bytes(const Workload& w, const Problem& p) const {
 }
 
 std::vector<std::string_view> PagerankFamily::templates() const {
-  return {templates::k_pagerank_common_cuh, templates::k_pagerank_pull_cu, templates::k_pagerank_push_cu};
+  return {templates::k_pagerank_common_cuh, templates::k_pagerank_pull_cu, templates::k_pagerank_push_cu,
+          templates::k_pagerank_pull_edges_cu};
 }
 
 std::unique_ptr<KernelFamily> make_pagerank_family() { return std::make_unique<PagerankFamily>(); }

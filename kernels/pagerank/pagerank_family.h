@@ -3,7 +3,6 @@
 // dangling vertices spread uniformly, pulling over in-edges or pushing over out-edges with
 // atomics (pagerank_config.h), looping on the device until the L1 change of an iteration is
 // below the problem's tolerance or its max_iterations have run.
-#include "kernels/graph/graph_memo.h"
 #include "kernels/kernel_family.h"
 #include "kernels/pagerank/pagerank_config.h"
 #include "kernels/pagerank/pagerank_estimate.h"
@@ -15,14 +14,14 @@ class PagerankFamily : public KernelFamily {
   std::string name() const override { return "pagerank"; }
   std::string description() const override;
   WorkloadKind workload_kind() const override { return WorkloadKind::Graph; }
+  bool reads_values(const Problem&) const override { return false; }  // the edges alone
   ProblemSchema problem_schema() const override;
   ParameterSpace space(const Problem& p) const override { return pagerank_space(); }
   KernelSource source(const Problem& p, const Config& config) const override;
   std::vector<LaunchStep> launches(const Workload& w, const Problem& p, const Config& config) const override;
   std::vector<PlanOp> program(const Workload& w, const Problem& p, const Config& config) const override;
+  // The graph's buffers are built once per workload (graph_inputs.h) and shared.
   LaunchPlan prepare(const Workload& w, const Problem& p, const Config& config) const override;
-  LaunchPlan prepare_next(const Workload& w, const Problem& p, const Config& config,
-                          const LaunchPlan& previous) const override;
   Reference reference(const Workload& w, const Problem& p) const override;
   // Within 1e-4 in L1 of the reference (pagerank_reference.h).
   Verdict verify(const Problem& p, const PlanOutput& output, std::string_view got, const std::vector<double>& expected,
@@ -36,9 +35,6 @@ class PagerankFamily : public KernelFamily {
 
  private:
   std::shared_ptr<const PagerankGraphDigest> digest(const Workload& w) const;
-  LaunchPlan plan_with(const Workload& w, const Problem& p, const Config& config,
-                       std::vector<DeviceBuffer> inputs, double convert_seconds) const;
-  GraphMemo<PagerankGraphDigest> digests_;
 };
 
 }  // namespace ktune

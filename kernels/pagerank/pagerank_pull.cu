@@ -1,20 +1,7 @@
-// Pull: each vertex's contribution (rank / out-degree) first, then every vertex gathers its
+// Pull: after each vertex's contribution (pagerank_contrib), every vertex gathers its
 // in-neighbours' contributions over the transposed graph (in_ptr, in_idx) with SpMV's row
 // schedules: KT_LANES threads per vertex (1: spmv_row, 2..32: spmv_subwarp), KT_ITEMS
 // vertices per group KT_BLOCK / KT_LANES apart. Each vertex writes only its own rank.
-extern "C" __global__ void __launch_bounds__(KT_BLOCK)
-pagerank_contrib(int n, const int* __restrict__ out_degree, const value_t* __restrict__ rank,
-                 value_t* __restrict__ contrib, value_t* __restrict__ sums) {
-  const int u = blockIdx.x * KT_BLOCK + threadIdx.x;
-  value_t dangling = 0;
-  if (u < n) {
-    const int degree = out_degree[u];
-    contrib[u] = degree > 0 ? rank[u] / value_t(degree) : value_t(0);
-    if (degree == 0) dangling = rank[u];
-  }
-  add_to_total(dangling, sums);
-}
-
 extern "C" __global__ void __launch_bounds__(KT_BLOCK)
 pagerank_pull(int n, const int* __restrict__ in_ptr, const int* __restrict__ in_idx,
               const value_t* __restrict__ contrib, value_t* __restrict__ rank, value_t* __restrict__ sums,

@@ -1,8 +1,7 @@
 // Push: every vertex scatters its contribution (rank / out-degree) along its out-edges with
 // atomicAdd into `next`, KT_LANES threads per vertex (1: a thread, 32: a warp), KT_ITEMS
 // vertices per group KT_BLOCK / KT_LANES apart; vertices without out-edges add their rank to
-// the dangling sum. Then every vertex turns what it received into its rank and clears `next`
-// for the next iteration (so no fill runs inside the loop).
+// the dangling sum. Then pagerank_finish turns what each vertex received into its rank.
 extern "C" __global__ void __launch_bounds__(KT_BLOCK)
 pagerank_scatter(int n, const int* __restrict__ row_ptr, const int* __restrict__ col_idx,
                  const value_t* __restrict__ rank, value_t* __restrict__ next, value_t* __restrict__ sums) {
@@ -24,18 +23,4 @@ pagerank_scatter(int n, const int* __restrict__ row_ptr, const int* __restrict__
     for (int i = begin + lane; i < end; i += KT_LANES) atomicAdd(next + col_idx[i], share);
   }
   add_to_total(dangling, sums);
-}
-
-extern "C" __global__ void __launch_bounds__(KT_BLOCK)
-pagerank_finish(int n, value_t* __restrict__ next, value_t* __restrict__ rank, value_t* __restrict__ sums,
-                value_t base, value_t damping, value_t inverse_n) {
-  const int v = blockIdx.x * KT_BLOCK + threadIdx.x;
-  value_t change = 0;
-  if (v < n) {
-    const value_t updated = next_rank(next[v], sums, base, damping, inverse_n);
-    change = fabs(updated - rank[v]);
-    rank[v] = updated;
-    next[v] = value_t(0);
-  }
-  add_to_total(change, sums + 1);
 }

@@ -48,7 +48,7 @@ sssp_sweep(int* state, int* queue, const int* dist, int* pending, int n, int off
   for (int v = blockIdx.x * KT_SWEEP_BLOCK + threadIdx.x; v < items; v += gridDim.x * KT_SWEEP_BLOCK) {
     if (!pending[v] || !(from_bits(dist[offset + v]) < threshold)) continue;
     pending[v] = 0;
-    atomicAdd(state + STATE_FAR, -1);
-    next[atomicAdd(state + STATE_ITEMS, 1)] = v;
+    add_per_lane(state + STATE_FAR, -1);
+    next[queue_slot(state + STATE_ITEMS)] = v;
   }
 }

@@ -44,6 +44,22 @@ HostBytes float_bound_data(const SsspWeights& weights, const SsspShape& shape) {
   return input_buffer("bound", std::vector<double>{weights.min, static_cast<double>(shape.vertices)}).bytes;
 }
 
+// The weights of a problem and their device buffer, derived once per workload and problem.
+struct SsspInputs {
+  SsspWeights weights;
+  DeviceBuffer weight_buffer;
+};
+
+std::shared_ptr<const SsspInputs> sssp_inputs(const Workload& w, const Problem& p) {
+  // The weights depend on the problem's weight parameters and its precision (f32 rounds them).
+  const std::string key = "sssp.weights " + p.key() + " " + to_string(p.precision.output);
+  return w.derived.get<SsspInputs>(key, [&] {
+    SsspInputs in{sssp_weights(w.matrix, p), {}};
+    in.weight_buffer = weight_buffer(in.weights, p);
+    return in;
+  });
+}
+
 }  // namespace
 
 std::string SsspFamily::description() const {
@@ -59,6 +75,8 @@ std::vector<Precision> SsspFamily::precisions() const {
   return {Precision::uniform(Dtype::I32), Precision::uniform(Dtype::F32)};
 }
 
+bool SsspFamily::reads_values(const Problem& p) const { return sssp_file_weights(p); }
+
 void SsspFamily::check_problem(const Workload& w, const Problem& p) const { check_sssp_problem(w.matrix, p); }
 
 ParameterSpace SsspFamily::space(const Problem&) const { return sssp_space(); }
@@ -66,7 +84,8 @@ ParameterSpace SsspFamily::space(const Problem&) const { return sssp_space(); }
 KernelSource SsspFamily::source(const Problem& p, const Config& config) const {
   const SsspConfig c = SsspConfig::from(config);
   KernelSource s;
-  s.code = std::string(templates::k_sssp_common_cuh) + std::string(templates::k_graph_expand_cuh) +
+  s.code = std::string(templates::k_graph_queue_cuh) + std::string(templates::k_sssp_common_cuh) +
+           std::string(templates::k_graph_expand_cuh) +
            std::string(templates::k_sssp_control_cu) + std::string(templates::k_sssp_relax_cu);
   s.entries = {"sssp_pass_end", "sssp_start", "sssp_relax"};
   if (c.delta_stepping()) s.entries.push_back("sssp_sweep");
@@ -78,51 +97,35 @@ KernelSource SsspFamily::source(const Problem& p, const Config& config) const {
 }
 
 std::vector<LaunchStep> SsspFamily::launches(const Workload& w, const Problem& p, const Config& config) const {
-  return sssp_launches(shape_of(w.matrix, p, sssp_weights(w.matrix, p)), SsspConfig::from(config));
+  return sssp_launches(shape_of(w.matrix, p, sssp_inputs(w, p)->weights), SsspConfig::from(config));
 }
 
 std::vector<PlanOp> SsspFamily::program(const Workload& w, const Problem& p, const Config& config) const {
-  return sssp_program(shape_of(w.matrix, p, sssp_weights(w.matrix, p)), SsspConfig::from(config));
+  return sssp_program(shape_of(w.matrix, p, sssp_inputs(w, p)->weights), SsspConfig::from(config));
 }
 
-LaunchPlan SsspFamily::plan_with(const Workload& w, const Problem& p, const Config& config,
-                                 std::vector<DeviceBuffer> inputs) const {
+LaunchPlan SsspFamily::prepare(const Workload& w, const Problem& p, const Config& config) const {
   const SsspConfig c = SsspConfig::from(config);
-  const SsspWeights weights = sssp_weights(w.matrix, p);
-  const SsspShape shape = shape_of(w.matrix, p, weights);
+  const std::shared_ptr<const SsspInputs> inputs = sssp_inputs(w, p);
+  const SsspShape shape = shape_of(w.matrix, p, inputs->weights);
   LaunchPlan plan;
   plan.family = name();
   plan.problem = p;
-  plan.buffers = std::move(inputs);
+  plan.buffers = graph_out_edges(w)->buffers("row_ptr", "col_idx");
+  plan.buffers.push_back(inputs->weight_buffer);
   for (DeviceBuffer& b : sssp_work_buffers(shape)) plan.buffers.push_back(std::move(b));
   // One row of n per source, in the problem's order (a client reads source k's distances at k·n).
   plan.outputs = {{"distances", static_cast<size_t>(shape.vertices) * shape.sources.size(),
                    shape.float_weights ? Dtype::F32 : Dtype::I32}};
-  plan.check_data["float_bound"] = float_bound_data(weights, shape);
+  plan.check_data["float_bound"] = float_bound_data(inputs->weights, shape);
   plan.steps = sssp_launches(shape, c);
   plan.program = sssp_program(shape, c);
   return plan;
 }
 
-LaunchPlan SsspFamily::prepare(const Workload& w, const Problem& p, const Config& config) const {
-  std::vector<DeviceBuffer> inputs = graph_out_edges(w.matrix);
-  inputs.push_back(weight_buffer(sssp_weights(w.matrix, p), p));
-  return plan_with(w, p, config, std::move(inputs));
-}
-
-LaunchPlan SsspFamily::prepare_next(const Workload& w, const Problem& p, const Config& config,
-                                    const LaunchPlan& previous) const {
-  std::vector<DeviceBuffer> inputs;
-  for (const char* name : {"row_ptr", "col_idx", "weights"}) {
-    const DeviceBuffer* shared = previous.buffer(name);
-    if (!shared || shared->bytes.empty()) return prepare(w, p, config);
-    inputs.push_back(*shared);  // shares the bytes and their hash
-  }
-  return plan_with(w, p, config, std::move(inputs));
-}
-
 Reference SsspFamily::reference(const Workload& w, const Problem& p) const {
-  const SsspWeights weights = sssp_weights(w.matrix, p);
+  const std::shared_ptr<const SsspInputs> inputs = sssp_inputs(w, p);
+  const SsspWeights& weights = inputs->weights;
   Reference r;
   std::vector<double>& distances = r["distances"];
   for (int32_t source : problem_sources(w.matrix, p)) {
@@ -142,7 +145,7 @@ Verdict SsspFamily::verify(const Problem& p, const PlanOutput& output, std::stri
 }
 
 WorkEstimate SsspFamily::estimate(const Workload& w, const Problem& p, const Config& config) const {
-  return estimate_sssp(w.matrix, shape_of(w.matrix, p, sssp_weights(w.matrix, p)), SsspConfig::from(config));
+  return estimate_sssp(w.matrix, shape_of(w.matrix, p, sssp_inputs(w, p)->weights), SsspConfig::from(config));
 }
 
 double SsspFamily::flops(const Workload& w, const Problem& p) const {
@@ -184,7 +187,7 @@ CanonicalMoves SsspFamily::canonical_moves(const Problem&) const {
 }
 
 std::vector<std::string_view> SsspFamily::templates() const {
-  return {templates::k_sssp_common_cuh, templates::k_graph_expand_cuh, templates::k_sssp_control_cu,
+  return {templates::k_graph_queue_cuh, templates::k_sssp_common_cuh, templates::k_graph_expand_cuh, templates::k_sssp_control_cu,
           templates::k_sssp_relax_cu};
 }
 

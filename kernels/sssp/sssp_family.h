@@ -12,6 +12,7 @@ class SsspFamily : public KernelFamily {
   std::string name() const override { return "sssp"; }
   std::string description() const override;
   WorkloadKind workload_kind() const override { return WorkloadKind::Graph; }
+  bool reads_values(const Problem& p) const override;  // the file's weights, when the problem says so
   ProblemSchema problem_schema() const override;
   // i32 (integer weights, exact) first, then f32 (any non-negative weights, bounded).
   std::vector<Precision> precisions() const override;
@@ -20,10 +21,8 @@ class SsspFamily : public KernelFamily {
   KernelSource source(const Problem& p, const Config& config) const override;
   std::vector<LaunchStep> launches(const Workload& w, const Problem& p, const Config& config) const override;
   std::vector<PlanOp> program(const Workload& w, const Problem& p, const Config& config) const override;
+  // The graph and its weights are built once per workload and problem, and shared.
   LaunchPlan prepare(const Workload& w, const Problem& p, const Config& config) const override;
-  // Reuses the previous plan's graph and weight buffers.
-  LaunchPlan prepare_next(const Workload& w, const Problem& p, const Config& config,
-                          const LaunchPlan& previous) const override;
   Reference reference(const Workload& w, const Problem& p) const override;
   // i32 exactly; f32 within sssp_verify.h's bound.
   Verdict verify(const Problem& p, const PlanOutput& output, std::string_view got, const std::vector<double>& expected,
@@ -34,10 +33,6 @@ class SsspFamily : public KernelFamily {
   double min_bytes(const Workload& w, const Problem& p) const override;
   CanonicalMoves canonical_moves(const Problem& p) const override;
   std::vector<std::string_view> templates() const override;
-
- private:
-  // The plan over `inputs`: the out-edges and their weights.
-  LaunchPlan plan_with(const Workload& w, const Problem& p, const Config& config, std::vector<DeviceBuffer> inputs) const;
 };
 
 }  // namespace ktune

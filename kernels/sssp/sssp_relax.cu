@@ -28,11 +28,11 @@ struct Relax {
     if (offer >= dist[w] || atomicMin(dist + w, offer) <= offer) return false;
 #if KT_DELTA_STEPPING
     if (!(from_bits(offer) < from_bits(state[STATE_THRESHOLD]))) {
-      if (atomicOr(pending + w, 1) == 0) atomicAdd(state + STATE_FAR, 1);
+      if (atomicOr(pending + w, 1) == 0) add_per_lane(state + STATE_FAR, 1);
       return false;
     }
 #endif
-    if (atomicMax(stamp + w, iteration + 1) <= iteration) next[atomicAdd(state + STATE_NEXT, 1)] = w;
+    if (atomicMax(stamp + w, iteration + 1) <= iteration) next[queue_slot(state + STATE_NEXT)] = w;
     return false;
   }
 };

@@ -52,6 +52,11 @@ void exec_vote(const Instruction& ins, const PreparedInstruction& p, RegisterFil
   for_lanes(exec, [&](uint32_t l) { regs.at(d, l) = result; });
 }
 
+// The lanes executing this instruction together: the warp's current execution mask.
+void exec_activemask(const PreparedInstruction& p, RegisterFile regs, uint32_t exec) {
+  for_lanes(exec, [&](uint32_t l) { regs.at(p.slot[0], l) = exec; });
+}
+
 }  // namespace
 
 bool exec_collective(const Instruction& ins, const PreparedInstruction& p, RegisterFile regs, uint32_t exec) {
@@ -61,6 +66,10 @@ bool exec_collective(const Instruction& ins, const PreparedInstruction& p, Regis
   }
   if (ins.op == Opcode::Vote) {
     exec_vote(ins, p, regs, exec);
+    return true;
+  }
+  if (ins.op == Opcode::Activemask) {
+    exec_activemask(p, regs, exec);
     return true;
   }
   return false;

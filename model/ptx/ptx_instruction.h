@@ -18,7 +18,7 @@ enum class Opcode : uint8_t {
   // data movement and conversion
   Mov, Cvt, Cvta, Ld, St,
   // warp and block
-  Shfl, Vote, Bar, Membar,
+  Shfl, Vote, Activemask, Bar, Membar,
   // atomics: Atom returns the old value, Red does not
   Atom, Red,
   // control

@@ -39,6 +39,7 @@ const Table<Opcode>& opcodes() {
       {"setp", Opcode::Setp},   {"selp", Opcode::Selp},     {"mov", Opcode::Mov},
       {"cvt", Opcode::Cvt},     {"cvta", Opcode::Cvta},     {"ld", Opcode::Ld},
       {"st", Opcode::St},       {"shfl", Opcode::Shfl},     {"vote", Opcode::Vote},
+      {"activemask", Opcode::Activemask},
       {"bar", Opcode::Bar},     {"barrier", Opcode::Bar},   {"membar", Opcode::Membar},
       {"fence", Opcode::Membar}, {"atom", Opcode::Atom},    {"red", Opcode::Red},
       {"bra", Opcode::Bra},     {"ret", Opcode::Ret},       {"exit", Opcode::Exit},

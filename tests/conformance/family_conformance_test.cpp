@@ -138,6 +138,24 @@ TEST_P(FamilyConformance, PlansMatchTheirLaunchesAndReference) {
   }
 }
 
+// A family that says a problem reads no values is given workloads without them: its reference
+// and its plans' inputs must not change when they go.
+TEST_P(FamilyConformance, AProblemThatReadsNoValuesAnswersAlikeWithoutThem) {
+  const Workload w = small_workload(family());
+  for (const Problem& problem : problems()) {
+    if (family().reads_values(problem)) continue;
+    Workload bare(w.kind, w.matrix);
+    bare.matrix.values = {};
+    EXPECT_EQ(family().reference(bare, problem), family().reference(w, problem));
+    for (const auto& [config, plan] : plans(w, problem)) {
+      const LaunchPlan without = family().prepare(bare, problem, config);
+      ASSERT_EQ(without.buffers.size(), plan.buffers.size());
+      for (size_t i = 0; i < plan.buffers.size(); ++i)
+        EXPECT_EQ(without.buffers[i].bytes.view(), plan.buffers[i].bytes.view()) << plan.buffers[i].name;
+    }
+  }
+}
+
 TEST_P(FamilyConformance, DeviceKernelsReproduceTheReferenceInTheInterpreter) {
   const Workload w = small_workload(family());
   int interpreted = 0;

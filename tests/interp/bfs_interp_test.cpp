@@ -144,7 +144,8 @@ TEST(BfsInterp, AWrongKernelFailsVerification) {
   EXPECT_FALSE(verifies_everywhere(hybrid, false, "if (!has_bit(bits, u)) return false;",
                                    "if (has_bit(bits, u)) return false;"));
   EXPECT_FALSE(verifies_everywhere(hybrid, false, "atomicOr(bits + (v >> 5), 1u << (v & 31));", ";"));
-  EXPECT_FALSE(verifies_everywhere(hybrid, false, "if (in) next[", "if (in && lane != 5) next["));
+  EXPECT_FALSE(verifies_everywhere(hybrid, false, "if (has_bit(bits, v)) next[",
+                                   "if (has_bit(bits, v) && (v & 31) != 5) next["));
   EXPECT_FALSE(verifies_everywhere(hybrid, true, "parent[w] = v;", "parent[w] = w;"));
   EXPECT_FALSE(verifies_everywhere(hybrid, true, "parent[v] = u;", "parent[v] = v;"));
 }

@@ -60,8 +60,8 @@ TEST(PagerankInterp, TheDefaultProblemConvergesToItsTolerance) {
   const PagerankFamily family;
   const Problem problem = make_problem(family, nullptr, Precision::uniform(Dtype::F32));
   const Workload w = graph_case::all().at(4).second;  // rmat
-  for (int64_t direction : {0, 1}) {
-    const Config config = {{"direction", direction}, {"block", 128}, {"lanes", 4}, {"items", 1}};
+  for (int64_t direction : {0, 1, 2}) {
+    const Config config = {{"direction", direction}, {"block", 128}, {"lanes", direction == 2 ? 1 : 4}, {"items", 1}};
     const Verdict v = run_and_verify(family, module_of(family, problem, config), family.prepare(w, problem, config), w);
     EXPECT_TRUE(v.ok) << direction << ": " << v.message;
   }

@@ -109,8 +109,8 @@ TEST(SsspInterp, AWrongKernelFailsVerification) {
   // An edge's weight read off by one edge; improved vertices dropped from the queue; vertices
   // the sweep takes out of the far set but never queues.
   EXPECT_FALSE(edited_verifies(delta, Dtype::I32, "weight[e]", "weight[e > 0 ? e - 1 : e]"));
-  EXPECT_FALSE(edited_verifies(delta, Dtype::F32, "next[atomicAdd(state + STATE_NEXT",
-                               "if (w % 7 != 3) next[atomicAdd(state + STATE_NEXT"));
+  EXPECT_FALSE(edited_verifies(delta, Dtype::F32, "next[queue_slot(state + STATE_NEXT",
+                               "if (w % 7 != 3) next[queue_slot(state + STATE_NEXT"));
   EXPECT_FALSE(edited_verifies(delta, Dtype::I32, "pending[v] = 0;",
                                "pending[v] = 0; if (v % 5 == 2) { atomicAdd(state + STATE_FAR, -1); return; }"));
 }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <memory>
 
 #include "kernels/bfs/bfs_config.h"
 #include "kernels/bfs/bfs_problem.h"
@@ -158,13 +159,33 @@ TEST(BfsFamily, APullReadsTheTransposeOfADirectedGraphAndAnUndirectedGraphItself
   const LaunchPlan s = family.prepare(star, bfs_problem(), pull_config());
   EXPECT_EQ(s.buffer("in_col_idx")->bytes.view().data(), s.buffer("col_idx")->bytes.view().data());
   EXPECT_EQ(family.prepare(star, bfs_problem(), push_queue_config()).buffer("in_col_idx"), nullptr);
-  const LaunchPlan next = family.prepare_next(directed, bfs_problem(), pull_config(), d);
-  EXPECT_EQ(next.buffer("in_col_idx")->bytes.view().data(), d.buffer("in_col_idx")->bytes.view().data());
-  // From a push's plan, a pull shares the out-edges and builds only the in-edges.
+  // Every plan of the workload shares one copy of each, whatever was prepared in between, and
+  // reports the transpose's cost as its preprocessing.
   const LaunchPlan push = family.prepare(directed, bfs_problem(), push_queue_config());
-  const LaunchPlan pull = family.prepare_next(directed, bfs_problem(), pull_config(), push);
-  EXPECT_EQ(pull.buffer("col_idx")->bytes.view().data(), push.buffer("col_idx")->bytes.view().data());
-  EXPECT_EQ(pull.buffer("in_col_idx")->bytes.view(), d.buffer("in_col_idx")->bytes.view());
+  EXPECT_EQ(push.prepare_seconds, 0);
+  const LaunchPlan pull = family.prepare(directed, bfs_problem(), pull_config());
+  EXPECT_EQ(pull.buffer("col_idx")->bytes.data(), push.buffer("col_idx")->bytes.data());
+  EXPECT_EQ(pull.buffer("in_col_idx")->bytes.data(), d.buffer("in_col_idx")->bytes.data());
+  EXPECT_GT(pull.prepare_seconds, 0);
+  EXPECT_EQ(pull.prepare_seconds, d.prepare_seconds);
+  // A copy of the workload (which may then change) derives its own.
+  const Workload copy = directed;
+  EXPECT_NE(family.prepare(copy, bfs_problem(), pull_config()).buffer("in_col_idx")->bytes.data(),
+            d.buffer("in_col_idx")->bytes.data());
+}
+
+// A square graph's plans read its own arrays, not a copy, and keep them past the workload.
+TEST(BfsFamily, PlansBorrowTheGraphsArraysAndKeepThemPastTheWorkload) {
+  auto w = std::make_unique<Workload>(graph_workload(star_graph(300)));
+  const std::vector<int32_t> row_ptr = w->matrix.row_ptr, col_idx = w->matrix.col_idx;
+  const LaunchPlan plan = BfsFamily().prepare(*w, bfs_problem(), push_queue_config());
+  EXPECT_EQ(plan.buffer("col_idx")->bytes.data(), reinterpret_cast<const std::byte*>(w->matrix.col_idx.data()));
+  EXPECT_EQ(plan.buffer("row_ptr")->bytes.data(), reinterpret_cast<const std::byte*>(w->matrix.row_ptr.data()));
+  w.reset();
+  const DeviceBuffer& columns = *plan.buffer("col_idx");
+  ASSERT_EQ(columns.bytes.size(), col_idx.size() * sizeof(int32_t));
+  EXPECT_EQ(std::memcmp(columns.bytes.data(), col_idx.data(), columns.bytes.size()), 0);
+  EXPECT_EQ(std::memcmp(plan.buffer("row_ptr")->bytes.data(), row_ptr.data(), row_ptr.size() * sizeof(int32_t)), 0);
 }
 
 TEST(BfsFamily, TheVerifierFailsWrongDepthsAndWrongParents) {

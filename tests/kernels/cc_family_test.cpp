@@ -133,8 +133,8 @@ TEST(CcFamily, ThePlanLoopsUntilNothingChangesWithAVertexBound) {
   const LaunchPlan lp = family.prepare(w, p, config(CcAlgorithm::LabelPropagation, CcSchedule::Vertex, 0));
   EXPECT_EQ(lp.steps.size(), 2u);
   EXPECT_EQ(lp.buffer("col_idx")->size, static_cast<size_t>(undirected_graph(w.matrix).nnz()) * 4);
-  // The next configuration of a tune shares the previous one's inputs.
-  const LaunchPlan next = family.prepare_next(w, p, config(CcAlgorithm::Hooking, CcSchedule::Vertex, 1), lp);
+  // Every configuration of the schedule shares one copy of its inputs.
+  const LaunchPlan next = family.prepare(w, p, config(CcAlgorithm::Hooking, CcSchedule::Vertex, 1));
   EXPECT_EQ(next.buffer("col_idx")->bytes.data(), lp.buffer("col_idx")->bytes.data());
 }
 

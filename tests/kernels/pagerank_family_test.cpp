@@ -7,6 +7,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "kernels/graph/graph_transpose.h"
 #include "kernels/pagerank/pagerank_family.h"
 #include "kernels/pagerank/pagerank_reference.h"
 #include "tests/kernels/graph_cases.h"
@@ -124,6 +125,31 @@ TEST(PagerankFamily, ThePlanLoopsUntilTheChangeIsBelowTheTolerance) {
     EXPECT_EQ(plan.outputs.at(0).dtype, Dtype::F32);
     EXPECT_EQ(plan.outputs.at(0).elements, 10u);
   }
+}
+
+TEST(PagerankFamily, APullOverEdgesReadsEachEdgesHeadAndFinishesLikeAPush) {
+  const PagerankFamily family;
+  Workload w;
+  w.matrix = graph_case::directed();
+  const Problem p = problem_of({{"max_iterations", 40}}, Dtype::F32);
+  EXPECT_THROW(family.prepare(w, p, {{"direction", 2}, {"block", 64}, {"lanes", 4}, {"items", 1}}), InputError);
+  const LaunchPlan plan = family.prepare(w, p, {{"direction", 2}, {"block", 64}, {"lanes", 1}, {"items", 2}});
+  EXPECT_NO_THROW(check_plan(plan));
+  std::vector<std::string> entries;
+  for (const LaunchStep& s : plan.steps) entries.push_back(s.entry);
+  EXPECT_EQ(entries, (std::vector<std::string>{"pagerank_init", "pagerank_contrib", "pagerank_pull_edges",
+                                               "pagerank_finish", "pagerank_check"}));
+  EXPECT_EQ(plan.steps[2].grid.x, (w.matrix.nnz() + 127) / 128);  // a thread per edge, two an item apart
+  // The heads of the in-edges, in the transpose's order: row v of the transpose, repeated.
+  const DeviceBuffer* heads = plan.buffer("in_row");
+  ASSERT_NE(heads, nullptr);
+  const CsrF64 in = transpose_graph(w.matrix);
+  ASSERT_EQ(heads->size, in.col_idx.size() * sizeof(int32_t));
+  const auto* head = reinterpret_cast<const int32_t*>(heads->bytes.data());
+  for (int32_t v = 0; v < in.rows; ++v)
+    for (int32_t k = in.row_ptr[v]; k < in.row_ptr[v + 1]; ++k) EXPECT_EQ(head[k], v);
+  EXPECT_EQ(plan.program.size(), 4u);  // init, the sums and `next` cleared, the loop
+  EXPECT_EQ(plan.program.back().body.size(), 4u);
 }
 
 TEST(PagerankEstimate, IterationsFollowTheToleranceAndPushScattersOverOutDegrees) {

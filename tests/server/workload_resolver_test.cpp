@@ -46,6 +46,21 @@ TEST_F(WorkloadResolverTest, LoadsEachKindOfWorkload) {
   EXPECT_THROW(r.load({{"path", "absent.mtx"}}, WorkloadKind::SparseMatrix), NotFoundError);
 }
 
+// A family that reads no values gets the edges alone, from every source, and the same edges.
+TEST_F(WorkloadResolverTest, LoadsWithoutValuesWhenTheFamilyReadsNone) {
+  const WorkloadResolver r = resolver();
+  for (const nlohmann::json& spec : {nlohmann::json{{"path", "sub/m.mtx"}}, nlohmann::json{{"path", "g.el"}},
+                                     nlohmann::json{{"generator", "rmat"}, {"scale", 6}, {"edge_factor", 4}, {"seed", 2}},
+                                     nlohmann::json{{"generator", "uniform"}, {"rows", 30}, {"cols", 30}, {"per_row", 3}, {"seed", 1}}}) {
+    const CsrF64 with = r.load(spec, WorkloadKind::Graph).workload.matrix;
+    const CsrF64 without = r.load(spec, WorkloadKind::Graph, false).workload.matrix;
+    EXPECT_EQ(with.values.size(), with.col_idx.size()) << spec;
+    EXPECT_TRUE(without.values.empty()) << spec;
+    EXPECT_EQ(without.row_ptr, with.row_ptr) << spec;
+    EXPECT_EQ(without.col_idx, with.col_idx) << spec;
+  }
+}
+
 TEST_F(WorkloadResolverTest, TheFamilysKindDecidesWhatAWorkloadIs) {
   const WorkloadResolver r = resolver();
   // A graph family reads a Matrix Market file as a graph; a sparse family as a matrix.

@@ -122,7 +122,7 @@ TEST(Rmat, SizesSkewAndValues) {
 // With a = 1 every edge lands in the top-left quadrant at every level: the single edge 0 -> 0
 // (relabelled), however many are generated.
 TEST(Rmat, DegenerateProbabilitiesGiveOneEdge) {
-  const CsrF64 m = generate_rmat(6, 4, 1, 1.0, 0.0, 0.0);
+  const CsrF64 m = generate_rmat(6, 4, 1, {1.0, 0.0, 0.0});
   EXPECT_EQ(m.nnz(), 1);
   const int32_t row = static_cast<int32_t>(std::upper_bound(m.row_ptr.begin(), m.row_ptr.end(), 0) -
                                            m.row_ptr.begin() - 1);
@@ -131,10 +131,23 @@ TEST(Rmat, DegenerateProbabilitiesGiveOneEdge) {
 
 // Uniform quadrant probabilities make R-MAT an Erdos-Renyi graph: no vertex stands out.
 TEST(Rmat, UniformProbabilitiesHaveNoSkew) {
-  const CsrF64 m = generate_rmat(12, 16, 3, 0.25, 0.25, 0.25);
+  const CsrF64 m = generate_rmat(12, 16, 3, {0.25, 0.25, 0.25});
   int max_degree = 0;
   for (int r = 0; r < m.rows; ++r) max_degree = std::max(max_degree, m.row_length(r));
   EXPECT_LT(max_degree, 3 * 16);
+}
+
+// The graph is the same with or without values; every edge draws its own value.
+TEST(Rmat, ValuesBelongToTheirEdgesAndLeaveTheGraphAsItIs) {
+  const CsrF64 with = generate_rmat(11, 8, 4);
+  const CsrF64 without = generate_rmat(11, 8, 4, {}, false);
+  EXPECT_EQ(without.row_ptr, with.row_ptr);
+  EXPECT_EQ(without.col_idx, with.col_idx);
+  EXPECT_TRUE(without.values.empty());
+  ASSERT_EQ(with.values.size(), with.col_idx.size());
+  // Every value is drawn independently: no two of a row's edges share one.
+  for (int32_t r = 0; r < with.rows; ++r)
+    for (int32_t k = with.row_ptr[r] + 1; k < with.row_ptr[r + 1]; ++k) EXPECT_NE(with.values[k], with.values[k - 1]);
 }
 
 TEST(Rmat, DeterministicBySeed) {
@@ -145,7 +158,7 @@ TEST(Rmat, DeterministicBySeed) {
 TEST(Rmat, RejectsBadParameters) {
   EXPECT_THROW(generate_rmat(0, 4, 1), InputError);
   EXPECT_THROW(generate_rmat(10, 0, 1), InputError);
-  EXPECT_THROW(generate_rmat(10, 4, 1, 0.6, 0.3, 0.3), InputError);
+  EXPECT_THROW(generate_rmat(10, 4, 1, {0.6, 0.3, 0.3}), InputError);
   EXPECT_THROW(generate_rmat(31, 1, 1), LimitError);
   EXPECT_THROW(generate_rmat(28, 16, 1), LimitError);
 }
