@@ -67,13 +67,13 @@ __device__ __forceinline__ bool claim(int* depth, int v, int level) {
 template <bool ToQueue>
 __device__ __forceinline__ void join_next(int v, int* state, int* next_queue, unsigned* next_bits,
                                           const int* __restrict__ row_ptr) {
-  const int slot = queue_slot(state + STATE_NEXT_COUNT);
 #if KT_DIRECTION == DIRECTION_OPTIMISING
-  add_across_lanes(state + STATE_NEXT_EDGES, out_degree(row_ptr, v));
+  atomicAdd(state + STATE_NEXT_EDGES, out_degree(row_ptr, v));
 #endif
   if (ToQueue) {
-    next_queue[slot] = v;
+    next_queue[queue_slot(state + STATE_NEXT_COUNT)] = v;
   } else {
+    atomicAdd(state + STATE_NEXT_COUNT, 1);
     atomicOr(next_bits + (v >> 5), 1u << (v & 31));
   }
 }

@@ -1,8 +1,10 @@
 // Appending to a frontier from many threads at once, shared by the graph families' kernels
 // (placed first in their source). One atomic on the queue's tail per warp instead of one per
-// lane: every lane of a pass appends to the same address, and atomics on one address are
-// served one at a time. The lanes that append together are those executing the call together
-// (__activemask, as cooperative groups' coalesced_threads), whatever divergence led there.
+// lane: every lane of a pass appends to the same address, atomics on one address are served
+// one at a time, and an atomic whose old value is used holds its warp until it returns. The
+// lanes that append together are those executing the call together (__activemask, as
+// cooperative groups' coalesced_threads), whatever divergence led there. A count nobody reads
+// back (atomicAdd without a use: a reduction the warp does not wait for) needs none of this.
 
 // The lowest lane of `lanes`.
 __device__ __forceinline__ int first_lane(unsigned lanes) { return __clz(__brev(lanes)); }
@@ -18,17 +20,10 @@ __device__ __forceinline__ int queue_slot(int* tail) {
   return first + __popc(lanes & ((1u << lane) - 1));
 }
 
-// *total += `each` for every calling lane, in one atomic.
+// *total += `each` for every calling lane, in one atomic. (The same sum as a plain atomicAdd
+// per lane, which also does not hold the warp; in SSSP's delta-stepping, whose relaxation
+// branches around it, ptxas spills less with this form.)
 __device__ __forceinline__ void add_per_lane(int* total, int each) {
   const unsigned lanes = __activemask();
   if ((threadIdx.x & 31) == first_lane(lanes)) atomicAdd(total, each * __popc(lanes));
-}
-
-// *total += the calling lanes' values, in one atomic. Each lane gathers every member's value in
-// turn (the members may be any lanes, so a halving tree would read lanes outside them).
-__device__ __forceinline__ void add_across_lanes(int* total, int value) {
-  const unsigned lanes = __activemask();
-  int sum = 0;
-  for (unsigned rest = lanes; rest != 0; rest &= rest - 1) sum += __shfl_sync(lanes, value, first_lane(rest));
-  if ((threadIdx.x & 31) == first_lane(lanes)) atomicAdd(total, sum);
 }
