@@ -13,7 +13,6 @@ const std::vector<std::string> kBalanceNames = {"thread", "warp", "block", "segm
 
 // The flat schedules stage three ints per item of a block's tile in shared memory: 2048 items
 // keep it at 24 KiB, inside the 48 KiB of static shared memory a block may declare.
-constexpr int64_t kMaxStagedItems = 2048;
 
 bool is(const Config& c, const char* param, int64_t choice) { return c.at(param) == choice; }
 bool optimising(const Config& c) { return is(c, "direction", static_cast<int64_t>(BfsDirection::Optimising)); }
@@ -48,9 +47,9 @@ ParameterSpace bfs_space() {
        [](const Config& c) { return hybrid(c) || c.at("dense_shift") == 2; }},
       {"alpha and beta must be 2 unless direction is optimising (only it switches direction)",
        [](const Config& c) { return optimising(c) || (c.at("alpha") == 2 && c.at("beta") == 2); }},
-      {"schedule segment and tile need block * coarsen <= " + std::to_string(kMaxStagedItems) +
+      {"schedule segment and tile need block * coarsen <= " + std::to_string(kMaxStagedExpandItems) +
            " (their tile is staged in shared memory)",
-       [](const Config& c) { return !flat(c) || c.at("block") * c.at("coarsen") <= kMaxStagedItems; }},
+       [](const Config& c) { return !flat(c) || c.at("block") * c.at("coarsen") <= kMaxStagedExpandItems; }},
   };
   return space;
 }

@@ -7,7 +7,7 @@ namespace ktune {
 
 namespace {
 const std::vector<std::string> kAlgorithmNames = {"bellman_ford", "delta_stepping"};
-const std::vector<std::string> kBalanceNames = {"thread", "warp", "block"};
+const std::vector<std::string> kBalanceNames = {"thread", "warp", "block", "segment", "tile"};
 }  // namespace
 
 ParameterSpace sssp_space() {
@@ -23,6 +23,13 @@ ParameterSpace sssp_space() {
       {"delta must be 1 unless algorithm is delta_stepping (only it has buckets)",
        [](const Config& c) {
          return c.at("algorithm") == static_cast<int64_t>(SsspAlgorithm::DeltaStepping) || c.at("delta") == 1;
+       }},
+      {"schedule segment and tile need block * coarsen <= " + std::to_string(kMaxStagedExpandItems) +
+           " (their tile is staged in shared memory)",
+       [](const Config& c) {
+         const bool flat = c.at("schedule") == static_cast<int64_t>(SsspBalance::Segment) ||
+                           c.at("schedule") == static_cast<int64_t>(SsspBalance::Tile);
+         return !flat || c.at("block") * c.at("coarsen") <= kMaxStagedExpandItems;
        }},
   };
   return space;

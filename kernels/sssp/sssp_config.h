@@ -9,13 +9,15 @@ namespace ktune {
 
 // In the order of the parameters' choices.
 enum class SsspAlgorithm { BellmanFord, DeltaStepping };
-// graph_expand.cuh's BALANCE_THREAD, BALANCE_WARP and BALANCE_BLOCK.
-enum class SsspBalance { Thread, Warp, Block };
+// graph_expand.cuh's BALANCE_ values, in its order.
+enum class SsspBalance { Thread, Warp, Block, Segment, Tile };
 
 // algorithm ∈ {bellman_ford, delta_stepping}: a queue of the vertices whose distance dropped,
 // relaxed pass after pass; or the same queue limited to distances below a threshold that
 // rises by Δ = delta × the mean edge weight whenever the queue empties (near/far split);
-// schedule ∈ {thread, warp, block}: who relaxes one queued vertex's edges; block (threads);
+// schedule ∈ {thread, warp, block, segment, tile}: who relaxes one queued vertex's edges (a
+// thread, a warp, a block) or how a warp's (segment) or block's (tile) queued vertices share out
+// their edges evenly; block (threads);
 // coarsen (queued vertices a thread, warp or block takes). delta is pinned to 1 under
 // Bellman-Ford, so that no two configurations compile to the same plan.
 ParameterSpace sssp_space();

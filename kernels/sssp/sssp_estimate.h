@@ -15,7 +15,7 @@
 
 namespace ktune {
 
-WorkEstimate estimate_sssp(const CsrF64& graph, const SsspShape& shape, const SsspConfig& c);
+WorkEstimate estimate_sssp(const Workload& w, const SsspShape& shape, const SsspConfig& c);
 // One pass: the CSR with its weights read (row pointers, heads and weights, 4 bytes each) and
 // every source's distances written once (the least any algorithm moves; also what must fit on
 // the device).

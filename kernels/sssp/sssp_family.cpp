@@ -66,7 +66,7 @@ std::string SsspFamily::description() const {
   return "Single-source shortest paths from each source in turn (distances) on a graph's CSR adjacency with "
          "generated integer or the file's weights: frontier Bellman-Ford (a queue of the vertices whose distance "
          "dropped, relaxed with atomicMin) or delta-stepping with a tuned bucket width (near queue, far set); edges "
-         "relaxed by a thread, warp or block per vertex";
+         "relaxed by a thread, warp or block per vertex, or spread evenly over a warp's or a block's queued vertices";
 }
 
 ProblemSchema SsspFamily::problem_schema() const { return sssp_problem_schema(); }
@@ -145,7 +145,7 @@ Verdict SsspFamily::verify(const Problem& p, const PlanOutput& output, std::stri
 }
 
 WorkEstimate SsspFamily::estimate(const Workload& w, const Problem& p, const Config& config) const {
-  return estimate_sssp(w.matrix, shape_of(w.matrix, p, sssp_inputs(w, p)->weights), SsspConfig::from(config));
+  return estimate_sssp(w, shape_of(w.matrix, p, sssp_inputs(w, p)->weights), SsspConfig::from(config));
 }
 
 double SsspFamily::flops(const Workload& w, const Problem& p) const {
@@ -179,7 +179,8 @@ CanonicalMoves SsspFamily::canonical_moves(const Problem&) const {
   moves.starts = {start(SsspAlgorithm::BellmanFord, SsspBalance::Thread, 1),
                   start(SsspAlgorithm::BellmanFord, SsspBalance::Warp, 1),
                   start(SsspAlgorithm::DeltaStepping, SsspBalance::Thread, 8),
-                  start(SsspAlgorithm::DeltaStepping, SsspBalance::Warp, 8)};
+                  start(SsspAlgorithm::DeltaStepping, SsspBalance::Warp, 8),
+                  start(SsspAlgorithm::DeltaStepping, SsspBalance::Tile, 8)};
   moves.directions = {{"block", "coarsen", [doubled](const Config& c) { return doubled(c, "block"); }},
                       {"vertices", "coarsen", [doubled](const Config& c) { return doubled(c, "coarsen"); }},
                       {"delta", "coarsen", [doubled](const Config& c) { return doubled(c, "delta"); }}};

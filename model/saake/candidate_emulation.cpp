@@ -62,12 +62,21 @@ StepEmulation emulate_step(const ptx::PtxModule& module, const LaunchPlan& plan,
   limits.max_warp_instructions_per_block = options.max_warp_instructions_per_block;
   interp::LaunchInterpreter interpreter(module.function(step.entry), step, memory, limits);
   in.samples.reserve(sampled.size());
-  for (int64_t b : sampled) {
+  // The heaviest first, so that a launch past its trace budget still has its slowest blocks.
+  std::vector<int64_t> by_weight = sampled;
+  if (in.block_weights.size() == static_cast<size_t>(out.blocks))
+    std::stable_sort(by_weight.begin(), by_weight.end(),
+                     [&](int64_t a, int64_t b) { return in.block_weights[a] > in.block_weights[b]; });
+  std::set<int64_t> done;
+  for (int64_t b : by_weight) {
+    if (!in.samples.empty() && interpreter.warp_instructions() > options.max_traced_warp_instructions_per_launch) break;
     in.samples.push_back(interpreter.run_block(b, true));
     issue_like_ptxas(in.samples.back());
+    done.insert(b);
   }
-  if (complete) {  // every block once: the sampled ones ran above
-    const std::set<int64_t> done(sampled.begin(), sampled.end());
+  std::sort(in.samples.begin(), in.samples.end(),
+            [](const BlockTrace& a, const BlockTrace& b) { return a.block < b.block; });
+  if (complete) {  // every block once: the traced ones ran above
     for (int64_t b = 0; b < out.blocks; ++b) {
       if (!done.count(b)) interpreter.run_block(b, false);
       // Checked block by block: one level of a large graph alone can cost minutes.

@@ -35,6 +35,10 @@ struct CandidateEmulationOptions {
   // The interpreter runs about 2e7 a second on one core: this is under two seconds, where
   // PageRank on a road network of 0.3 M edges took 9e8 (45 s) per candidate.
   uint64_t max_program_warp_instructions = uint64_t{1} << 25;
+  // Warp instructions traced per launch at most: a trace costs about 50 bytes an instruction
+  // until the launch is timed, and a graph's heaviest blocks (its hubs) run millions each.
+  // Past it the launch's remaining sampled blocks run untraced (the first always is traced).
+  uint64_t max_traced_warp_instructions_per_launch = uint64_t{1} << 21;
   PtxModuleCache* ptx_cache = nullptr;  // nullptr: shared_ptx_module_cache()
   std::optional<CacheRates> measured_cache;
 };

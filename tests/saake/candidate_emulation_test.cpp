@@ -79,6 +79,22 @@ TEST(CandidateEmulation, EveryScheduleGivesAFinitePositiveDeterministicPredictio
   }
 }
 
+// Past its trace budget a launch traces no more sampled blocks, but the heaviest first: on a
+// matrix with one huge row, one traced block still sees it, and the prediction stays close.
+TEST(CandidateEmulation, ALaunchPastItsTraceBudgetKeepsItsHeaviestSample) {
+  const Workload w = workload_of(matrix_with_one_huge_row(20000, 40000));
+  const CandidatePrediction all = emulate(w, kRow, Dtype::F32);
+  CandidateEmulationOptions one;
+  one.max_traced_warp_instructions_per_launch = 1;
+  const CandidatePrediction first = emulate(w, kRow, Dtype::F32, one);
+  ASSERT_EQ(first.steps.size(), 1u);
+  EXPECT_GT(all.steps[0].prediction.samples.size(), 1u);
+  EXPECT_EQ(first.steps[0].prediction.samples.size(), 1u);
+  EXPECT_TRUE(std::isfinite(first.microseconds));
+  // The one row of 40000 nonzeros bounds the kernel's time either way.
+  EXPECT_NEAR(first.microseconds, all.microseconds, 0.25 * all.microseconds);
+}
+
 TEST(CandidateEmulation, ALargerMatrixTakesLonger) {
   const Workload small = workload_of(random_csr(4000, 4000, 16, 8));
   // Large enough to be bandwidth-bound: at 200k rows a row-per-thread grid is still one

@@ -1,0 +1,93 @@
+#include "kernels/graph/expansion_work.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "kernels/graph/expand_tile.h"
+#include "workload/breadth_first.h"
+
+namespace ktune {
+
+namespace {
+
+// Warp entries the estimate lists at most: a block per vertex of a large graph would otherwise
+// list more warps than the graph has edges, and the first model's block scheduling walks every
+// one. Beyond it, neighbouring blocks are merged into one: 2^16 warps are still hundreds of
+// blocks per SM, enough for the imbalance a hub vertex makes to show.
+constexpr int64_t kMaxWarps = int64_t{1} << 16;
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+constexpr int kBalanceThread = 0, kBalanceWarp = 1, kBalanceBlock = 2, kBalanceSegment = 3;  // graph_expand.cuh's
+
+ExpansionWork expansion_warp_work(const CsrF64& graph, const ExpansionSchedule& c, int32_t n) {
+  ExpansionWork out;
+  int64_t& blocks = out.blocks;
+  const int64_t tile = expand_tile_items(c.balance, c.block, c.coarsen);
+  const int64_t grid = std::max<int64_t>(1, ceil_div(n, tile));
+  const int64_t warps_per_block = c.block / 32;
+  const int64_t merge = ceil_div(grid * warps_per_block, kMaxWarps);
+  blocks = ceil_div(grid, merge);
+  const auto degree = [&](int64_t v) {
+    return v < n ? static_cast<double>(out_degree(graph, static_cast<int32_t>(v))) : 0.0;
+  };
+  std::vector<double> work(static_cast<size_t>(blocks * warps_per_block), 0.0);
+  std::vector<double> every_warp(static_cast<size_t>(blocks), 0.0);  // work all warps of a block share
+  for (int64_t b = 0; b < grid; ++b) {
+    double* warps = work.data() + (b / merge) * warps_per_block;
+    const int64_t first = b * tile;
+    switch (c.balance) {
+      case kBalanceThread:
+        for (int64_t k = 0; k < c.coarsen; ++k)
+          for (int64_t w = 0; w < warps_per_block; ++w) {
+            double longest = 0;
+            for (int64_t lane = 0; lane < 32; ++lane)
+              longest = std::max(longest, degree(first + k * c.block + w * 32 + lane));
+            warps[w] += 1 + longest;
+          }
+        break;
+      case kBalanceWarp:
+        for (int64_t k = 0; k < c.coarsen; ++k)
+          for (int64_t w = 0; w < warps_per_block; ++w)
+            warps[w] += 1 + std::ceil(degree(first + k * warps_per_block + w) / 32);
+        break;
+      case kBalanceBlock:
+        for (int64_t k = 0; k < c.coarsen; ++k)
+          every_warp[static_cast<size_t>(b / merge)] += 2 + std::ceil(degree(first + k) / c.block);
+        break;
+      case kBalanceSegment:
+      default: {  // segment, tile
+        // The group's edges evenly spread, each found by a binary search over its slots.
+        const int64_t group = c.balance == kBalanceSegment ? 32 : c.block;
+        const double search = std::log2(static_cast<double>(group * c.coarsen));
+        for (int64_t g = 0; g < c.block / group; ++g) {
+          double edges = 0;
+          for (int64_t i = 0; i < group * c.coarsen; ++i) edges += degree(first + g * group * c.coarsen + i);
+          const double rounds = 1 + std::ceil(edges / static_cast<double>(group)) * (1 + search / 4);
+          if (group == c.block) {
+            every_warp[static_cast<size_t>(b / merge)] += rounds;
+          } else {
+            warps[g] += rounds;
+          }
+        }
+        break;
+      }
+    }
+  }
+  for (int64_t b = 0; b < blocks; ++b)
+    for (int64_t w = 0; w < warps_per_block; ++w)
+      work[static_cast<size_t>(b * warps_per_block + w)] += every_warp[static_cast<size_t>(b)];
+  out.warp_work = std::move(work);
+  return out;
+}
+
+}  // namespace
+
+std::shared_ptr<const ExpansionWork> expansion_work(const Workload& w, const ExpansionSchedule& schedule) {
+  const std::string key = "graph.expansion " + std::to_string(schedule.balance) + " " + std::to_string(schedule.block) +
+                          " " + std::to_string(schedule.coarsen);
+  return w.derived.get<ExpansionWork>(key, [&] { return expansion_warp_work(w.matrix, schedule, vertex_count(w.matrix)); });
+}
+
+}  // namespace ktune

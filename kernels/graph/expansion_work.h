@@ -1,0 +1,28 @@
+#pragma once
+// The first cost model's view of graph_expand.cuh's edge expansion: the work (loop rounds of
+// its slowest lane) of each warp of one expansion over every vertex of the graph, under one of
+// its five schedules. Shared by the BFS and SSSP estimates; it depends on the schedule, the block
+// and the coarsening alone, so a tune's thousands of estimates share a few dozen, kept with the
+// workload.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "workload/workload.h"
+
+namespace ktune {
+
+struct ExpansionSchedule {
+  int balance = 0;  // graph_expand.cuh's BALANCE_ value
+  int32_t block = 32;
+  int32_t coarsen = 1;
+};
+
+struct ExpansionWork {
+  std::vector<double> warp_work;  // per warp, blocks x (block / 32) of them
+  int64_t blocks = 0;             // fewer than the expansion's grid once neighbours are merged
+};
+
+std::shared_ptr<const ExpansionWork> expansion_work(const Workload& w, const ExpansionSchedule& schedule);
+
+}  // namespace ktune
