@@ -90,14 +90,13 @@ DeviceLoopGraph::DeviceLoopGraph(const CudaDriver& cu, const std::vector<PlanOp>
                                  const std::function<GraphKernel(size_t)>& kernel)
     : cu_(cu),
       table_(table),
-      kernel_(kernel),
       loop_test_(cu, kLoopTestPtx),
       runs_(cu, std::max<size_t>(1, count_loops(program)) * sizeof(int32_t)) {
   if (!cu.has_conditional_graphs()) throw std::runtime_error("the CUDA driver has no conditional graph nodes");
   cu.check(cu.ctx_get_current(&context_), "reading the current context");
   loop_test_function_ = loop_test_.function("ktune_loop_test");
   cu.check(cu.graph_create(&graph_, 0), "creating a CUDA graph");
-  add_ops(graph_, program, nullptr);
+  add_ops(graph_, program, nullptr, kernel);
   cu.check(cu.graph_instantiate(&exec_, graph_, 0), "instantiating the plan's CUDA graph");
 }
 
@@ -127,11 +126,12 @@ void DeviceLoopGraph::add_memset(CUgraph graph, CUgraphNode& after, CUdeviceptr 
 }
 
 // The ops as a chain in `graph` after `after` (none: at the start); returns the chain's end.
-CUgraphNode DeviceLoopGraph::add_ops(CUgraph graph, const std::vector<PlanOp>& ops, CUgraphNode after) {
+CUgraphNode DeviceLoopGraph::add_ops(CUgraph graph, const std::vector<PlanOp>& ops, CUgraphNode after,
+                                     const KernelOf& kernel) {
   for (const PlanOp& op : ops) {
     switch (op.kind) {
       case PlanOp::Kind::Launch: {
-        GraphKernel k = kernel_(op.launch);
+        GraphKernel k = kernel(op.launch);
         CUgraphNodeParams p = node_params(CU_GRAPH_NODE_TYPE_KERNEL);
         p.kernel.func = k.function;
         p.kernel.gridDimX = k.grid.x;
@@ -163,7 +163,7 @@ CUgraphNode DeviceLoopGraph::add_ops(CUgraph graph, const std::vector<PlanOp>& o
         break;
       }
       case PlanOp::Kind::Loop:
-        after = add_loop(graph, op, after);
+        after = add_loop(graph, op, after, kernel);
         break;
     }
   }
@@ -173,7 +173,7 @@ CUgraphNode DeviceLoopGraph::add_ops(CUgraph graph, const std::vector<PlanOp>& o
 // A while-node over the loop's body, which ends with the loop test; the node starts true each
 // time the graph launches (the body runs at least once, as on the host), after its iteration
 // count is cleared.
-CUgraphNode DeviceLoopGraph::add_loop(CUgraph graph, const PlanOp& loop, CUgraphNode after) {
+CUgraphNode DeviceLoopGraph::add_loop(CUgraph graph, const PlanOp& loop, CUgraphNode after, const KernelOf& kernel) {
   CUdeviceptr runs = runs_.get() + loops_added_++ * sizeof(int32_t);
   add_memset(graph, after, runs, 0, 1);
   CUgraphConditionalHandle handle = 0;
@@ -186,7 +186,7 @@ CUgraphNode DeviceLoopGraph::add_loop(CUgraph graph, const PlanOp& loop, CUgraph
   p.conditional.ctx = context_;
   const CUgraphNode node = add(graph, after, p);
   const CUgraph body = p.conditional.phGraph_out[0];
-  const CUgraphNode last = add_ops(body, loop.body, nullptr);
+  const CUgraphNode last = add_ops(body, loop.body, nullptr, kernel);
 
   CUdeviceptr counter = table_.at(loop.until_zero);
   int32_t bound = loop.max_iterations;

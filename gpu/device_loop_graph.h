@@ -38,13 +38,14 @@ class DeviceLoopGraph {
 
  private:
   CUgraphNode add(CUgraph graph, CUgraphNode after, CUgraphNodeParams& params);
-  CUgraphNode add_ops(CUgraph graph, const std::vector<PlanOp>& ops, CUgraphNode after);
-  CUgraphNode add_loop(CUgraph graph, const PlanOp& loop, CUgraphNode after);
+  // `kernel` gives the node of each launch while the graph is built.
+  using KernelOf = std::function<GraphKernel(size_t)>;
+  CUgraphNode add_ops(CUgraph graph, const std::vector<PlanOp>& ops, CUgraphNode after, const KernelOf& kernel);
+  CUgraphNode add_loop(CUgraph graph, const PlanOp& loop, CUgraphNode after, const KernelOf& kernel);
   void add_memset(CUgraph graph, CUgraphNode& after, CUdeviceptr address, uint32_t word, size_t words);
 
   const CudaDriver& cu_;
   const BufferTable& table_;
-  std::function<GraphKernel(size_t)> kernel_;
   CUcontext context_ = nullptr;
   CudaModule loop_test_;       // the kernel that ends each loop's body
   CUfunction loop_test_function_ = nullptr;
