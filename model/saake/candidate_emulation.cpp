@@ -177,6 +177,11 @@ CandidatePrediction emulate_plan_unguarded(const LaunchPlan& plan, const Compile
     for (const LaunchStep& step : plan.steps)
       p.steps.push_back(emulate_step(*module, plan, step, memory, kernel, weigher, gpu, options, p, false));
   } else {
+    size_t scratch = 0;  // every buffer but the inputs, written in full
+    for (const DeviceBuffer& b : plan.buffers)
+      if (b.bytes.empty()) scratch += b.size;
+    EmulationMemory& held = options.memory ? *options.memory : shared_emulation_memory();
+    const EmulationMemory::Lease lease = held.reserve(scratch);
     interp::HostMemory memory(plan, interp::HostMemory::Fill::Poison);
     emulate_program(*module, plan, plan.program, memory, kernel, weigher, gpu, options, p);
     if (p.steps.empty()) throw InputError("the plan's program ran no launch to emulate");

@@ -19,6 +19,7 @@
 #include "model/emulator/kernel_emulation.h"
 #include "model/emulator/sensitivity.h"
 #include "model/gpu_spec.h"
+#include "model/saake/emulation_memory.h"
 #include "model/saake/ptx_module_cache.h"
 #include "workload/input_error.h"
 
@@ -40,6 +41,9 @@ struct CandidateEmulationOptions {
   // Past it the launch's remaining sampled blocks run untraced (the first always is traced).
   uint64_t max_traced_warp_instructions_per_launch = uint64_t{1} << 21;
   PtxModuleCache* ptx_cache = nullptr;  // nullptr: shared_ptx_module_cache()
+  // Where a plan with a program reserves its scratch and output buffers before they are
+  // allocated (nullptr: shared_emulation_memory()).
+  EmulationMemory* memory = nullptr;
   std::optional<CacheRates> measured_cache;
 };
 
