@@ -137,8 +137,10 @@ void draw_values(int scale, uint64_t seed, CsrF64& m) {
   parallel_for(threads, threads, [&](int t) {
     const int64_t end = part_begin(m.rows, threads, t + 1);
     for (int64_t r = part_begin(m.rows, threads, t); r < end; ++r)
-      for (int32_t k = m.row_ptr[r]; k < m.row_ptr[r + 1]; ++k)
-        m.values[k] = RandomStream(value_seed, (static_cast<uint64_t>(r) << scale) | static_cast<uint64_t>(m.col_idx[k])).value();
+      for (int32_t k = m.row_ptr[r]; k < m.row_ptr[r + 1]; ++k) {
+        const uint64_t key = (static_cast<uint64_t>(r) << scale) | static_cast<uint64_t>(m.col_idx[k]);
+        m.values[k] = RandomStream(value_seed, key).value();
+      }
   });
 }
 

@@ -1,13 +1,13 @@
 #include "kernels/cc/cc_family.h"
 
 #include <algorithm>
-#include <chrono>
 #include <climits>
 
 #include "kernel_templates.h"
 #include "kernels/cc/cc_reference.h"
 #include "kernels/cc/cc_undirected.h"
 #include "kernels/device_buffers.h"
+#include "kernels/graph/graph_inputs.h"
 #include "workload/breadth_first.h"
 
 namespace ktune {
@@ -19,12 +19,6 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 uint32_t grid_of(int64_t items, int64_t per_block) {
   return static_cast<uint32_t>(std::max<int64_t>(1, ceil_div(items, per_block)));
 }
-
-// A schedule's device inputs and what converting the graph to them took.
-struct ConvertedInputs {
-  std::vector<DeviceBuffer> buffers;
-  double seconds = 0;
-};
 
 // The device inputs of a schedule: the undirected CSR, or its edges once each as two arrays.
 std::vector<DeviceBuffer> format_inputs(const CsrF64& graph, CcSchedule schedule) {
@@ -112,13 +106,9 @@ LaunchPlan CcFamily::prepare(const Workload& w, const Problem& p, const Config& 
   const CcConfig c = CcConfig::from(config);
   const int32_t n = vertex_count(w.matrix);
   // Each schedule's inputs are built once per workload and shared by its plans.
-  const auto inputs = w.derived.get<ConvertedInputs>(
-      "cc.inputs " + std::to_string(static_cast<int>(c.schedule)), [&] {
-        const auto start = std::chrono::steady_clock::now();
-        ConvertedInputs in{format_inputs(w.matrix, c.schedule), 0};
-        in.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        return in;
-      });
+  const std::shared_ptr<const DerivedInputs> inputs =
+      derived_inputs(w, "cc.inputs " + std::to_string(static_cast<int>(c.schedule)),
+                     [&] { return format_inputs(w.matrix, c.schedule); });
   LaunchPlan plan;
   plan.family = name();
   plan.problem = p;
@@ -129,7 +119,7 @@ LaunchPlan CcFamily::prepare(const Workload& w, const Problem& p, const Config& 
   plan.outputs = {{"label", static_cast<size_t>(n), Dtype::I32}};
   plan.steps = cc_launches(c, n, pairs);
   plan.program = cc_program(c, n);
-  plan.prepare_seconds = inputs->seconds;
+  plan.prepare_seconds = inputs->build_seconds;
   return plan;
 }
 

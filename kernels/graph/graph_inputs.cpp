@@ -45,6 +45,16 @@ std::vector<DeviceBuffer> GraphEdges::buffers(const std::string& row_ptr_name, c
   return {{row_ptr_name, row_ptr, row_ptr.size()}, {col_idx_name, col_idx, col_idx.size()}};
 }
 
+std::shared_ptr<const DerivedInputs> derived_inputs(const Workload& w, const std::string& key,
+                                                    const std::function<std::vector<DeviceBuffer>()>& build) {
+  return w.derived.get<DerivedInputs>(key, [&build] {
+    const auto start = std::chrono::steady_clock::now();
+    DerivedInputs in{build(), 0};
+    in.build_seconds = seconds_since(start);
+    return in;
+  });
+}
+
 std::shared_ptr<const GraphEdges> graph_out_edges(const Workload& w) {
   return w.derived.get<GraphEdges>("graph.out_edges", [&w] {
     const auto start = std::chrono::steady_clock::now();

@@ -3,6 +3,7 @@
 // vertex (n + 1 entries even when the CSR has fewer rows: vertices past its last row have no
 // out-edges), and, for a pull, its in-edges. Each is built once per workload (Workload::derived)
 // and its bytes shared by every plan of a tune, however many run at once.
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +23,15 @@ struct GraphEdges {
   // The two arrays as device inputs under the names a family's kernels give them.
   std::vector<DeviceBuffer> buffers(const std::string& row_ptr_name, const std::string& col_idx_name) const;
 };
+
+// Other device inputs a family derives from a graph (an undirected form, each edge's head), with
+// what building them took: `build` runs once per workload under `key` (Workload::derived).
+struct DerivedInputs {
+  std::vector<DeviceBuffer> buffers;
+  double build_seconds = 0;
+};
+std::shared_ptr<const DerivedInputs> derived_inputs(const Workload& w, const std::string& key,
+                                                    const std::function<std::vector<DeviceBuffer>()>& build);
 
 std::shared_ptr<const GraphEdges> graph_out_edges(const Workload& w);
 // The transpose (kernels/graph/graph_transpose.h), or, for a graph that is its own transpose

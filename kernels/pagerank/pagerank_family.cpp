@@ -1,7 +1,6 @@
 #include "kernels/pagerank/pagerank_family.h"
 
 #include <algorithm>
-#include <chrono>
 
 #include "kernel_templates.h"
 #include "kernels/device_buffers.h"
@@ -19,23 +18,14 @@ uint32_t grid_of(int64_t items, int64_t per_block) {
   return static_cast<uint32_t>(std::max<int64_t>(1, ceil_div(items, per_block)));
 }
 
-// A device input with what building it took.
-struct TimedBuffer {
-  DeviceBuffer buffer;
-  double build_seconds = 0;
-};
-
 // "in_row": the head of every in-edge, in the order of in_idx (at least one entry).
-TimedBuffer in_edge_heads(const GraphEdges& in_edges) {
-  const auto start = std::chrono::steady_clock::now();
+DeviceBuffer in_edge_heads(const GraphEdges& in_edges) {
   const auto* row_ptr = reinterpret_cast<const int32_t*>(in_edges.row_ptr.data());
   const size_t vertices = in_edges.row_ptr.size() / sizeof(int32_t) - 1;
   std::vector<int32_t> heads(std::max<size_t>(in_edges.col_idx.size() / sizeof(int32_t), 1), 0);
   for (size_t v = 0; v < vertices; ++v)
     std::fill(heads.begin() + row_ptr[v], heads.begin() + row_ptr[v + 1], static_cast<int32_t>(v));
-  TimedBuffer out{index_buffer("in_row", heads), 0};
-  out.build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return out;
+  return index_buffer("in_row", heads);
 }
 
 KernelArg value_arg(double x, Dtype dtype) {
@@ -170,10 +160,9 @@ LaunchPlan PagerankFamily::prepare(const Workload& w, const Problem& p, const Co
     plan.buffers = in_edges->buffers("in_ptr", "in_idx");
     plan.prepare_seconds = in_edges->build_seconds;
     if (c.direction == PagerankDirection::PullEdges) {
-      const std::shared_ptr<const TimedBuffer> heads = w.derived.get<TimedBuffer>("pagerank.in_row", [&] {
-        return in_edge_heads(*in_edges);
-      });
-      plan.buffers[0] = heads->buffer;  // each edge's head instead of the row pointers
+      const std::shared_ptr<const DerivedInputs> heads = derived_inputs(
+          w, "pagerank.in_row", [&] { return std::vector<DeviceBuffer>{in_edge_heads(*in_edges)}; });
+      plan.buffers[0] = heads->buffers.front();  // each edge's head instead of the row pointers
       plan.prepare_seconds += heads->build_seconds;
     }
     plan.buffers.push_back(*w.derived.get<DeviceBuffer>("pagerank.out_degree", [&] {
