@@ -11,6 +11,17 @@
 
 namespace ktune::bench {
 
+// Whether `name` is one of --only's comma-separated names (an empty list selects every one).
+inline bool selected(const std::string& only, const std::string& name) {
+  return only.empty() || ("," + only + ",").find("," + name + ",") != std::string::npos;
+}
+
+// The kind a family reads a workload as: a graph family reads every matrix as a graph, as
+// ktuned's resolver does.
+inline WorkloadKind read_as(WorkloadKind family, WorkloadKind workload) {
+  return family == WorkloadKind::Graph ? WorkloadKind::Graph : workload;
+}
+
 struct GeneratedWorkload {
   std::string name;
   WorkloadKind kind = WorkloadKind::SparseMatrix;

@@ -14,7 +14,7 @@
 // --family is the kernel family the truth measured (default: the "--family NAME" of the truth's
 // meta command, else spmv); each entry's "problem" (absent in older SpMV truths: the family's
 // defaults) is what its configurations are compiled and emulated for, and a workload is named
-// with it in the tables ("mdual {"k":128}"). --only keeps one workload (matrix) name.
+// with it in the tables ("mdual {"k":128}"). --only keeps the workloads it names (comma-separated).
 // --calibration applies a measured resource table and clock (model/calibration) to the spec;
 // --predictions-out writes every prediction (time, occupancy, bottleneck, utilisation) for the
 // search's offline evaluation; --explain adds each launch step's sampled blocks (weight, cycles),
@@ -138,10 +138,13 @@ std::optional<Workload> load_workload(const Options& o, const KernelFamily& fami
   if (family.workload_kind() == WorkloadKind::Dense) return Workload{WorkloadKind::Dense, {}};
   for (const auto* list : {&bench::large_workloads(), &bench::fresh_workloads(), &bench::medium_workloads()})
     for (const bench::GeneratedWorkload& g : *list)
-      if (g.name == name) return o.small ? std::nullopt : std::optional<Workload>(Workload{g.kind, g.make()});
+      if (g.name == name)
+        return o.small ? std::nullopt : std::optional<Workload>(Workload{bench::read_as(family.workload_kind(), g.kind), g.make()});
   for (const char* suffix : {".mtx.gz", ".mtx"}) {
     const fs::path file = fs::path(o.matrices) / (name + suffix);
-    if (fs::exists(file)) return Workload{WorkloadKind::SparseMatrix, read_matrix_market_file(file.string(), ReadLimits{})};
+    if (fs::exists(file))
+      return Workload{bench::read_as(family.workload_kind(), WorkloadKind::SparseMatrix),
+                      read_matrix_market_file(file.string(), ReadLimits{})};
   }
   throw std::runtime_error("no matrix " + name + " under " + o.matrices + " (--matrices DIR)");
 }
@@ -444,7 +447,7 @@ int main(int argc, char** argv) try {
   std::vector<Case> cases;
   for (const json& entry : truth["workloads"]) {
     const std::string dtype = entry["dtype"];
-    if ((!o.only.empty() && entry["workload"] != o.only) ||
+    if (!bench::selected(o.only, entry["workload"]) ||
         std::find(o.dtypes.begin(), o.dtypes.end(), dtype) == o.dtypes.end())
       continue;
     // Older SpMV truths carry no "problem": the family's defaults.

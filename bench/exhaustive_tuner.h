@@ -4,6 +4,7 @@
 // request's budget), and an observer that keeps each finished candidate.
 #include <chrono>
 #include <functional>
+#include <future>
 #include <ostream>
 #include <memory>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "gpu/nvrtc_compiler.h"
 #include "gpu/thread_pool.h"
 #include "model/gpu_spec.h"
+#include "search/gpu_backend.h"
 #include "search/tuner.h"
 
 namespace ktune::bench {
@@ -29,15 +31,62 @@ class ExhaustiveTuner {
     ctx.gpu.sms = device.sms;
     ctx.gpu.l2_bytes = device.l2_bytes;
     ctx.measurer = &measurer;
+    gpu_ = ctx.gpu;
+    measurer_ = &measurer;
     ctx.exhaustive_limit = exhaustive ? 1 << 20 : 0;  // every configuration, whatever the size of the space
     tuner_ = std::make_unique<Tuner>(ctx);
   }
   const Tuner& tuner() const { return *tuner_; }
 
+  // A chosen list of configurations, each compiled (side by side on the pool) and measured in
+  // turn as a tune measures a candidate, then the family's vendor calls: the ground truth of a
+  // space too large to measure whole, from a uniform sample of it.
+  struct Measured {
+    std::vector<CandidateOutcome> candidates;  // in the order given
+    std::vector<double> seconds;               // each one's wall time, compile wait included
+    std::vector<VendorTiming> vendor;
+  };
+  Measured measure_each(const Workload& w, const TuneRequest& r, const std::vector<Config>& configs) const {
+    GpuLoopBackend backend(*r.family, w, r.problem, r.hot, gpu_, cache_, *measurer_,
+                           [&](const Config& c) { return tuner_->compile_request(*r.family, r.problem, c); });
+    std::vector<std::future<std::shared_ptr<const CompiledKernel>>> kernels;
+    // The compiles borrow `backend`: should a measurement throw, they finish before it goes.
+    struct Drain {
+      std::vector<std::future<std::shared_ptr<const CompiledKernel>>>& pending;
+      ~Drain() {
+        for (auto& f : pending)
+          if (f.valid()) f.wait();
+      }
+    } drain{kernels};
+    for (const Config& c : configs) kernels.push_back(pool_.submit([&backend, c] { return backend.compile(c); }));
+    Measured out;
+    for (size_t i = 0; i < configs.size(); ++i) {
+      const auto start = std::chrono::steady_clock::now();
+      CandidateOutcome c;
+      c.config = configs[i];
+      c.config_key = r.family->space(r.problem).canonical(c.config);
+      c.kernel = kernels[i].get();
+      if (!c.kernel || !c.kernel->ok) {
+        c.measurement = Measurement{MeasureStatus::LaunchError, 0, 0, 0, 0, "compile failed"};
+      } else if (const std::string why = backend.launch_violation(c.config, *c.kernel); !why.empty()) {
+        c.measurement = Measurement{MeasureStatus::LaunchError, 0, 0, 0, 0, "refused before launch: " + why};
+      } else {
+        if (std::optional<Prediction> p = backend.predict(c.config, *c.kernel)) c.prediction = *p;
+        c.measurement = backend.measure(c.config, *c.kernel);
+      }
+      out.seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      out.candidates.push_back(std::move(c));
+    }
+    out.vendor = backend.vendor();
+    return out;
+  }
+
  private:
   NvrtcCompiler compiler_;
-  CompileCache cache_;
-  ThreadPool pool_;
+  mutable CompileCache cache_;
+  mutable ThreadPool pool_;
+  GpuSpec gpu_;
+  Measurer* measurer_ = nullptr;
   std::unique_ptr<Tuner> tuner_;
 };
 

@@ -6,7 +6,7 @@
 //
 // usage: family_bench [--family spmv|spmm|sddmm|gemm] [--problem JSON]... [--matrices DIR] [--large]
 //                     [--fresh] [--medium] [--dtype f32|f64|bf16|f16|both] [--only NAME] [--schedule NAME]
-//                     [--config KEY] [--budget N] [--search N] [--out DIR] [--commit SHA] [--verbose]
+//                     [--config KEY] [--budget N] [--search N] [--sample N] [--out DIR] [--commit SHA] [--verbose]
 // A dense family (gemm) has no matrices: each --problem is a workload, and a space too large to
 // measure whole is searched with --budget N measurements.
 // writes OUT/<family>_bench.json, OUT/<family>_bench.md and OUT/<family>_ground_truth.json.
@@ -18,6 +18,10 @@
 // --verbose prints each configuration as it finishes, with its wall time. --search N tunes as
 // ktuned does (model, walk, search) within N measurements instead of measuring every
 // configuration: the answer a user gets, for workloads whose whole space costs too long.
+// --sample N measures the family's default configuration and N others drawn uniformly from the
+// valid space (seeded: the same ones on every workload), for spaces too large to measure whole
+// (the graph families'): their ground truth is that sample. --only takes a comma-separated list.
+// A graph family reads --matrices DIR's files as graphs, as ktuned does.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -40,6 +44,7 @@ struct Options {
   std::string family = "spmv", matrices, out = ".", only, schedule, config, commit = "unknown";
   int budget = 200;  // measurements, for a space too large to measure whole (GEMM's)
   bool search = false;  // --search: tune within `budget` rather than measure every configuration
+  int sample = 0;        // --sample: measure the default and this many uniformly drawn configurations
   std::vector<json> problems;  // empty: the family's defaults
   bool large = false, fresh = false, medium = false, verbose = false;
   std::vector<Dtype> dtypes = {Dtype::F32, Dtype::F64};
@@ -63,6 +68,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--commit") o.commit = value();
     else if (a == "--budget") o.budget = std::stoi(value());
     else if (a == "--search") o.search = true, o.budget = std::stoi(value());
+    else if (a == "--sample") o.sample = std::stoi(value());
     else if (a == "--large") o.large = true;
     else if (a == "--fresh") o.fresh = true;
     else if (a == "--medium") o.medium = true;
@@ -83,6 +89,7 @@ struct NamedWorkload {
 
 std::vector<NamedWorkload> workloads(const Options& o, const KernelFamily& family) {
   std::vector<NamedWorkload> out;
+  const auto kind = [&](WorkloadKind k) { return bench::read_as(family.workload_kind(), k); };
   // A dense family's workload is its problem's shape (--problem): no matrix to read.
   if (family.workload_kind() == WorkloadKind::Dense) return {{family.name(), "dense", {WorkloadKind::Dense, {}}}};
   if (!o.matrices.empty()) {
@@ -93,13 +100,13 @@ std::vector<NamedWorkload> workloads(const Options& o, const KernelFamily& famil
     for (const fs::path& f : files) {
       std::string name = f.filename().string();
       name = name.substr(0, name.find(".mtx"));
-      if (!o.only.empty() && name != o.only) continue;
-      out.push_back({name, "real", {WorkloadKind::SparseMatrix, read_matrix_market_file(f.string(), ReadLimits{})}});
+      if (!bench::selected(o.only, name)) continue;
+      out.push_back({name, "real", {kind(WorkloadKind::SparseMatrix), read_matrix_market_file(f.string(), ReadLimits{})}});
     }
   }
   const auto add = [&](const std::vector<bench::GeneratedWorkload>& list) {
     for (const bench::GeneratedWorkload& g : list)
-      if (o.only.empty() || o.only == g.name) out.push_back({g.name, "generated", {g.kind, g.make()}});
+      if (bench::selected(o.only, g.name)) out.push_back({g.name, "generated", {kind(g.kind), g.make()}});
   };
   if (o.large) add(bench::large_workloads());
   if (o.fresh) add(bench::fresh_workloads());
@@ -141,11 +148,12 @@ void write_results(const Options& o, const DeviceInfo& device, double copy_gbs, 
                                          if (!p.is_null()) problems += " --problem '" + p.dump() + "'";
                                        return problems;
                                      }() +
-                                     std::string(o.matrices.empty() ? "" : " --matrices data/matrices") +
+                                     (o.matrices.empty() ? std::string() : " --matrices " + o.matrices) +
                                      (o.large ? " --large" : "") + (o.fresh ? " --fresh" : "") + (o.medium ? " --medium" : "") +
                                      (o.only.empty() ? "" : " --only " + o.only) + (o.schedule.empty() ? "" : " --schedule " + o.schedule) +
                                      (o.config.empty() ? "" : " --config '" + o.config + "'") +
-                                     (o.search ? " --search " + std::to_string(o.budget) : "")}};
+                                     (o.search ? " --search " + std::to_string(o.budget) : "") +
+                                     (o.sample ? " --sample " + std::to_string(o.sample) : "")}};
   fs::create_directories(o.out);
   std::ofstream(fs::path(o.out) / (o.family + "_bench.json"))
       << json{{"meta", meta}, {"summary", summary}, {"rows", rows}}.dump(1);
@@ -204,7 +212,28 @@ int main(int argc, char** argv) try {
         collector.skip = [token](const std::string& key) { return (";" + key + ";").find(token) == std::string::npos; };
       }
       if (!o.config.empty()) collector.skip = [&o](const std::string& key) { return key != o.config; };
-      const TuneOutcome outcome = tuner.run(nw.workload, request, collector);
+      std::optional<CandidateOutcome> best;
+      std::vector<VendorTiming> vendor_timings;
+      if (o.sample > 0) {
+        const ParameterSpace space = family->space(request.problem);
+        SpaceRng rng(1);
+        std::vector<Config> configs = {space.first_valid()};
+        for (Config& c : space.sample(rng, static_cast<size_t>(o.sample)))
+          if (space.canonical(c) != space.canonical(configs.front())) configs.push_back(std::move(c));
+        bench::ExhaustiveTuner::Measured m = exhaustive.measure_each(nw.workload, request, configs);
+        for (size_t i = 0; i < m.candidates.size(); ++i) {
+          if (m.candidates[i].measured_ok() &&
+              (!best || m.candidates[i].measurement->median_us < best->measurement->median_us))
+            best = m.candidates[i];
+          collector.seconds.push_back(m.seconds[i]);
+        }
+        collector.all = std::move(m.candidates);
+        vendor_timings = std::move(m.vendor);
+      } else {
+        TuneOutcome outcome = tuner.run(nw.workload, request, collector);
+        best = std::move(outcome.best);
+        vendor_timings = std::move(outcome.vendor);
+      }
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       const double bytes = request.family->min_bytes(nw.workload, request.problem);
       json configs = json::array();
@@ -219,7 +248,7 @@ int main(int argc, char** argv) try {
                        {"rows", nw.workload.matrix.rows},
                        {"nnz", nw.workload.matrix.nnz()}, {"configs", configs}});
       const VendorTiming* vendor = nullptr;
-      for (const VendorTiming& v : outcome.vendor)
+      for (const VendorTiming& v : vendor_timings)
         if (v.measurement.status == MeasureStatus::Ok && (!vendor || v.measurement.median_us < vendor->measurement.median_us))
           vendor = &v;
       json row = {{"workload", nw.name}, {"kind", nw.kind}, {"problem", request.problem.params}, {"dtype", to_string(dtype)},
@@ -228,17 +257,17 @@ int main(int argc, char** argv) try {
       int failed = 0;
       for (const CandidateOutcome& c : collector.all) failed += !c.measured_ok();
       row["configs_failed"] = failed;
-      if (outcome.best) {
-        const double t = outcome.best->measurement->median_us;
+      if (best) {
+        const double t = best->measurement->median_us;
         row["ktune_us"] = t;
-        row["ktune_config"] = outcome.best->config_key;
+        row["ktune_config"] = best->config_key;
         row["gbs"] = bytes / t / 1e3;
         row["pct_copy"] = 100.0 * bytes / t / 1e3 / copy_gbs;
       }
       if (vendor) {
         row["cusparse_us"] = vendor->measurement.median_us;
         row["cusparse_alg"] = vendor->name;
-        if (outcome.best) row["speedup"] = vendor->measurement.median_us / outcome.best->measurement->median_us;
+        if (best) row["speedup"] = vendor->measurement.median_us / best->measurement->median_us;
       }
       std::cerr << row.dump() << "\n";
       rows.push_back(row);

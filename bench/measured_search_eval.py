@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""How many measurements ktuned's search took, on the GPU, to come within 3% of the best known
+configuration, for spaces too large to measure whole (the graph families').
+
+The best known configuration of a case is the fastest of a uniform sample of its space
+(family_bench --sample N) and of everything the search measured (family_bench --search B, the
+tuner as ktuned runs it: first model, SAAKE walk, ensemble). The search's count is the position
+of the first configuration within the tolerance in the order it measured them (a configuration
+measured again, as a finalist, counts once); a search that never got there counts as B + 1.
+Also per case: the first cost model's Spearman rank correlation over the sample (its
+`predicted_us`, recorded by family_bench) and the search's pick over the sample's best.
+
+usage: measured_search_eval.py --sample SAMPLE.json --search SEARCH.json [--tolerance 0.03] [--md OUT.md]
+(each a family_bench <family>_ground_truth.json; several pairs may be given, in order)
+"""
+import argparse
+import json
+import statistics
+
+
+def ranks(values):
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    r = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            r[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return r
+
+
+def spearman(a, b):
+    ra, rb = ranks(a), ranks(b)
+    n = len(a)
+    mean = (n + 1) / 2
+    cov = sum((x - mean) * (y - mean) for x, y in zip(ra, rb))
+    va = sum((x - mean) ** 2 for x in ra)
+    vb = sum((y - mean) ** 2 for y in rb)
+    return cov / (va * vb) ** 0.5 if va > 0 and vb > 0 else 0.0
+
+
+def ok_us(config):
+    m = config.get("measurement") or {}
+    return m.get("median_us") if m.get("status") == "ok" else None
+
+
+def case_key(w):
+    return (w["workload"], json.dumps(w.get("problem"), sort_keys=True), w["dtype"])
+
+
+def budget_of(truth):
+    words = truth["meta"]["command"].split()
+    return int(words[words.index("--search") + 1])
+
+
+def evaluate(sample, search, tolerance):
+    budget = budget_of(search)
+    family = sample["meta"]["command"].split()[2]
+    searched = {case_key(w): w for w in search["workloads"]}
+    rows = []
+    for w in sample["workloads"]:
+        key = case_key(w)
+        if key not in searched:
+            continue
+        measured = [(c["config"], ok_us(c), c.get("predicted_us")) for c in w["configs"]]
+        measured = [m for m in measured if m[1] is not None]
+        order, seen = [], set()
+        for c in searched[key]["configs"]:
+            if c["config"] not in seen:
+                seen.add(c["config"])
+                order.append((c["config"], ok_us(c)))
+        times = [t for _, t in order if t is not None]
+        sample_best = min(t for _, t, _ in measured)
+        best_known = min([sample_best] + times)
+        count = budget + 1
+        best_so_far = float("inf")
+        for i, (_, t) in enumerate(order[:budget], start=1):
+            if t is not None:
+                best_so_far = min(best_so_far, t)
+            if best_so_far <= best_known * (1 + tolerance):
+                count = i
+                break
+        predicted = [p for _, _, p in measured]
+        rows.append({
+            "family": family, "workload": w["workload"], "dtype": w["dtype"], "sample": len(measured),
+            "first_model_spearman": spearman(predicted, [t for _, t, _ in measured]) if all(
+                p is not None and p > 0 for p in predicted) else None,
+            "sample_best_us": sample_best, "search_best_us": min(times) if times else None,
+            "measurements_to_tolerance": count, "budget": budget,
+        })
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sample", action="append", required=True)
+    ap.add_argument("--search", action="append", required=True)
+    ap.add_argument("--tolerance", type=float, default=0.03)
+    ap.add_argument("--md")
+    a = ap.parse_args()
+    if len(a.sample) != len(a.search):
+        ap.error("give --sample and --search in pairs")
+    rows = []
+    for s, t in zip(a.sample, a.search):
+        with open(s) as fs, open(t) as ft:
+            rows += evaluate(json.load(fs), json.load(ft), a.tolerance)
+    if not rows:
+        raise SystemExit("no case appears in both a sample and a search")
+    lines = [f"| family | graph | dtype | sampled | first-model ρ | sample best µs | search best µs | "
+             f"search / sample best | measurements to {a.tolerance:.0%} |",
+             "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        rho = "-" if r["first_model_spearman"] is None else f"{r['first_model_spearman']:.2f}"
+        sb = r["search_best_us"]
+        ratio = "-" if sb is None else f"{sb / r['sample_best_us']:.3f}"
+        count = r["measurements_to_tolerance"]
+        lines.append(f"| {r['family']} | {r['workload']} | {r['dtype']} | {r['sample']} | {rho} | "
+                     f"{r['sample_best_us']:.1f} | {'-' if sb is None else f'{sb:.1f}'} | {ratio} | "
+                     f"{count if count <= r['budget'] else '>' + str(r['budget'])} |")
+    counts = [r["measurements_to_tolerance"] for r in rows]
+    within = sum(c <= r["budget"] for c, r in zip(counts, rows))
+    lines.append("")
+    lines.append(f"{len(rows)} cases: median {statistics.median(counts):g} measurements to within "
+                 f"{a.tolerance:.0%} of the best known; {within} of {len(rows)} within the budget.")
+    text = "\n".join(lines) + "\n"
+    if a.md:
+        with open(a.md, "w") as f:
+            f.write(text)
+    print(text, end="")
+
+
+if __name__ == "__main__":
+    main()
