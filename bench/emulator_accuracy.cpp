@@ -30,7 +30,6 @@
 #include <iostream>
 #include <map>
 #include <numeric>
-#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "bench_workloads.h"
@@ -115,22 +114,6 @@ std::string truth_family(const json& meta) {
   if (at == std::string::npos) return "spmv";
   const size_t start = at + flag.size();
   return command.substr(start, command.find(' ', start) - start);
-}
-
-// A truth's configuration key (ParameterSpace::canonical, "block=256;lanes=8;schedule=subwarp")
-// as a validated configuration of `space`. Parsed rather than looked up in space.enumerate(),
-// which refuses spaces as large as GEMM's.
-Config config_from_key(const ParameterSpace& space, const std::string& key) {
-  json values = json::object();
-  std::istringstream fields(key);
-  for (std::string field; std::getline(fields, field, ';');) {
-    const size_t eq = field.find('=');
-    if (eq == std::string::npos) throw std::runtime_error("configuration " + key + ": no name=value in " + field);
-    const std::string name = field.substr(0, eq), value = field.substr(eq + 1);
-    // canonical() writes an enum's choice bare, numbers and booleans as JSON.
-    values[name] = space.param(name).kind == ParamKind::Enum ? json(value) : json::parse(value);
-  }
-  return space.from_json(values);
 }
 
 std::optional<Workload> load_workload(const Options& o, const KernelFamily& family, const std::string& name) {
@@ -234,7 +217,7 @@ Kernels compile_all(const KernelFamily& family, const std::vector<Case>& cases, 
       if (measured["measurement"]["status"] != "ok") continue;
       const Kernels::key_type key{problem_key(c.problem), measured["config"].get<std::string>()};
       if (out.count(key)) continue;
-      const Config config = config_from_key(space, key.second);
+      const Config config = space.from_canonical(key.second);
       const KernelSource s = family.source(c.problem, config);
       CompileRequest request{s.code, s.entries, s.options, compile_arch(s, arch)};
       pending[key] = pool.submit([&cache, request] { return cache.get(request); });

@@ -13,8 +13,9 @@
 // --problem (repeatable) gives the family's problem parameters, e.g. '{"k":128}' (default: the
 // family's defaults). --schedule measures that schedule's configurations only (the vendor and
 // the copy still run): its ground truth is merged into a whole one with
-// bench/merge_ground_truth.py. --config measures one configuration (its canonical key,
-// "block=128;items_per_thread=1;lanes=4;schedule=subwarp"), for a profiler to look at.
+// bench/merge_ground_truth.py. --config measures the configurations it names (canonical keys,
+// "block=128;items_per_thread=1;lanes=4;schedule=subwarp", comma-separated), for a profiler or a
+// comparison.
 // --verbose prints each configuration as it finishes, with its wall time. --search N tunes as
 // ktuned does (model, walk, search) within N measurements instead of measuring every
 // configuration: the answer a user gets, for workloads whose whole space costs too long.
@@ -211,15 +212,22 @@ int main(int argc, char** argv) try {
         const std::string token = ";schedule=" + o.schedule + ";";
         collector.skip = [token](const std::string& key) { return (";" + key + ";").find(token) == std::string::npos; };
       }
-      if (!o.config.empty()) collector.skip = [&o](const std::string& key) { return key != o.config; };
       std::optional<CandidateOutcome> best;
       std::vector<VendorTiming> vendor_timings;
-      if (o.sample > 0) {
+      if (o.sample > 0 || !o.config.empty()) {
         const ParameterSpace space = family->space(request.problem);
-        SpaceRng rng(1);
-        std::vector<Config> configs = {space.first_valid()};
-        for (Config& c : space.sample(rng, static_cast<size_t>(o.sample)))
-          if (space.canonical(c) != space.canonical(configs.front())) configs.push_back(std::move(c));
+        std::vector<Config> configs;
+        if (o.sample > 0) {
+          SpaceRng rng(1);
+          configs = {space.first_valid()};
+          for (Config& c : space.sample(rng, static_cast<size_t>(o.sample)))
+            if (space.canonical(c) != space.canonical(configs.front())) configs.push_back(std::move(c));
+        }
+        for (size_t start = 0; start < o.config.size();) {  // --config's comma-separated keys
+          const size_t end = std::min(o.config.find(',', start), o.config.size());
+          configs.push_back(space.from_canonical(o.config.substr(start, end - start)));
+          start = end + 1;
+        }
         bench::ExhaustiveTuner::Measured m = exhaustive.measure_each(nw.workload, request, configs);
         for (size_t i = 0; i < m.candidates.size(); ++i) {
           if (m.candidates[i].measured_ok() &&

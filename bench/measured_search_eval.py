@@ -10,8 +10,9 @@ measured again, as a finalist, counts once); a search that never got there count
 Also per case: the first cost model's Spearman rank correlation over the sample (its
 `predicted_us`, recorded by family_bench) and the search's pick over the sample's best.
 
-usage: measured_search_eval.py --sample SAMPLE.json --search SEARCH.json [--tolerance 0.03] [--md OUT.md]
-(each a family_bench <family>_ground_truth.json; several pairs may be given, in order)
+usage: measured_search_eval.py --sample SAMPLE.json... --search SEARCH.json... [--tolerance 0.03] [--md OUT.md]
+(each a family_bench <family>_ground_truth.json; a case is evaluated where some sample and some
+search hold it, whichever files and families they are)
 """
 import argparse
 import json
@@ -56,19 +57,32 @@ def budget_of(truth):
     return int(words[words.index("--search") + 1])
 
 
-def evaluate(sample, search, tolerance):
-    budget = budget_of(search)
-    family = sample["meta"]["command"].split()[2]
-    searched = {case_key(w): w for w in search["workloads"]}
+def family_of(truth):
+    return truth["meta"]["command"].split()[2]  # "family_bench --family NAME ..."
+
+
+def load_cases(paths):
+    """Every case of the files, by (family, workload, problem, dtype), with its file's meta."""
+    cases = {}
+    for path in paths:
+        with open(path) as f:
+            truth = json.load(f)
+        for w in truth["workloads"]:
+            cases[(family_of(truth),) + case_key(w)] = (w, truth["meta"])
+    return cases
+
+
+def evaluate(samples, searches, tolerance):
     rows = []
-    for w in sample["workloads"]:
-        key = case_key(w)
-        if key not in searched:
+    for key, (w, _) in samples.items():
+        if key not in searches:
             continue
+        searched, meta = searches[key]
+        budget = budget_of({"meta": meta})
         measured = [(c["config"], ok_us(c), c.get("predicted_us")) for c in w["configs"]]
         measured = [m for m in measured if m[1] is not None]
         order, seen = [], set()
-        for c in searched[key]["configs"]:
+        for c in searched["configs"]:
             if c["config"] not in seen:
                 seen.add(c["config"])
                 order.append((c["config"], ok_us(c)))
@@ -85,7 +99,7 @@ def evaluate(sample, search, tolerance):
                 break
         predicted = [p for _, _, p in measured]
         rows.append({
-            "family": family, "workload": w["workload"], "dtype": w["dtype"], "sample": len(measured),
+            "family": key[0], "workload": w["workload"], "dtype": w["dtype"], "sample": len(measured),
             "first_model_spearman": spearman(predicted, [t for _, t, _ in measured]) if all(
                 p is not None and p > 0 for p in predicted) else None,
             "sample_best_us": sample_best, "search_best_us": min(times) if times else None,
@@ -101,12 +115,7 @@ def main():
     ap.add_argument("--tolerance", type=float, default=0.03)
     ap.add_argument("--md")
     a = ap.parse_args()
-    if len(a.sample) != len(a.search):
-        ap.error("give --sample and --search in pairs")
-    rows = []
-    for s, t in zip(a.sample, a.search):
-        with open(s) as fs, open(t) as ft:
-            rows += evaluate(json.load(fs), json.load(ft), a.tolerance)
+    rows = evaluate(load_cases(a.sample), load_cases(a.search), a.tolerance)
     if not rows:
         raise SystemExit("no case appears in both a sample and a search")
     lines = [f"| family | graph | dtype | sampled | first-model ρ | sample best µs | search best µs | "

@@ -543,4 +543,27 @@ std::string ParameterSpace::canonical(const Config& config) const {
   return out;
 }
 
+Config ParameterSpace::from_canonical(const std::string& key) const {
+  nlohmann::json values = nlohmann::json::object();
+  size_t start = 0;
+  while (start < key.size()) {
+    size_t end = key.find(';', start);
+    if (end == std::string::npos) end = key.size();
+    const std::string field = key.substr(start, end - start);
+    const size_t eq = field.find('=');
+    if (eq == std::string::npos) throw InputError("configuration '" + key + "': no name=value in '" + field + "'");
+    const std::string name = field.substr(0, eq), text = field.substr(eq + 1);
+    // canonical() writes an enumeration's choice bare, numbers and booleans as JSON.
+    if (param(name).kind == ParamKind::Enum) {
+      values[name] = text;
+    } else {
+      const nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
+      if (parsed.is_discarded()) throw InputError("configuration '" + key + "': '" + text + "' is not a value of " + name);
+      values[name] = parsed;
+    }
+    start = end + 1;
+  }
+  return from_json(values);
+}
+
 }  // namespace ktune

@@ -121,6 +121,8 @@ class ParameterSpace {
   nlohmann::json describe(double count_cap = 1e6) const;
   // Stable text form, e.g. "block=256;lanes=8;schedule=subwarp": cache keys and tie-breaks.
   std::string canonical(const Config& config) const;
+  // Its inverse: the validated configuration a canonical text names (throws InputError).
+  Config from_canonical(const std::string& key) const;
 };
 
 }  // namespace ktune

@@ -353,5 +353,14 @@ TEST(ParameterSpace, FirstValidIsTheFirstOfTheEnumeration) {
   EXPECT_TRUE(huge_space().valid(huge_space().first_valid()));
 }
 
+TEST(ParameterSpace, CanonicalTextReadsBackAsTheSameConfiguration) {
+  const ParameterSpace s = toy_space();
+  for (const Config& c : s.enumerate()) EXPECT_EQ(s.from_canonical(s.canonical(c)), c) << s.canonical(c);
+  expect_input_error([&] { s.from_canonical("color=blue;count=4;flag=true;size=4"); }, "flag needs size");
+  expect_input_error([&] { s.from_canonical("color=blue;count=four;flag=false;size=4"); }, "count");
+  expect_input_error([&] { s.from_canonical("color=blue;count=4;flag=false"); }, "size");
+  expect_input_error([&] { s.from_canonical("color=blue;count"); }, "no name=value");
+}
+
 }  // namespace
 }  // namespace ktune
