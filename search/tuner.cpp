@@ -11,6 +11,7 @@
 #include "search/first_model_oracle.h"
 #include "search/gpu_backend.h"
 #include "search/launch_check.h"
+#include "search/model_ranking.h"
 #include "search/saake_walk.h"
 #include "search/technique_factory.h"
 #include "search/tuning_loop.h"
@@ -58,25 +59,6 @@ void report_model_progress(TuneObserver& observer, const TuneOutcome& outcome, i
   p.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   p.eta_s = p.elapsed_s / done * (planned - done);
   observer.progress(p);
-}
-
-// The measured search's model ranking: configurations the emulator predicted (the walk's and
-// the first model's top few), fastest emulated first, then the rest in the first model's order.
-std::vector<Config> emulator_first(const std::vector<CandidateOutcome>& ranked, const EmulatorOracle& oracle) {
-  std::vector<std::pair<double, Config>> emulated;
-  std::vector<Config> rest;
-  for (const CandidateOutcome& c : ranked) {
-    if (const CandidatePrediction* p = oracle.emulation(c.config))
-      emulated.emplace_back(p->microseconds, c.config);
-    else
-      rest.push_back(c.config);
-  }
-  std::stable_sort(emulated.begin(), emulated.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<Config> out;
-  for (auto& [us, c] : emulated) out.push_back(std::move(c));
-  out.insert(out.end(), std::make_move_iterator(rest.begin()), std::make_move_iterator(rest.end()));
-  return out;
 }
 
 // A compiled model-only candidate and, when the emulator could take it, its emulation.
@@ -144,6 +126,7 @@ TuneOutcome Tuner::run(const Workload& workload, const TuneRequest& request, Tun
   std::stable_sort(ranked.begin(), ranked.end(), [](const CandidateOutcome& a, const CandidateOutcome& b) {
     return a.prediction.time_us < b.prediction.time_us;
   });
+  spread_model_ties(ranked, request.seed);
   const double rank_seconds = seconds_since(started);
   TuneOutcome outcome = can_measure() ? run_measured(workload, request, std::move(ranked), *gpu, observer)
                                       : run_model_only(workload, request, std::move(ranked), *gpu, observer);
@@ -258,7 +241,10 @@ TuneOutcome Tuner::run_measured(const Workload& w, const TuneRequest& r, std::ve
   const double rerank_seconds = seconds_since(phase);
 
   TechniqueContext context;
-  context.model_ranked = emulator_first(ranked, oracle);
+  context.model_ranked = emulator_first(ranked, [&oracle](const Config& c) -> std::optional<double> {
+    const CandidatePrediction* p = oracle.emulation(c);
+    return p ? std::optional<double>(p->microseconds) : std::nullopt;
+  });
   context.seed = walked;
   context.predict_us = [&w, &r, &gpu](const Config& c) -> std::optional<double> {
     std::optional<Prediction> p = try_predict(r.family->estimate(w, r.problem, c), assumed_usage(), gpu);

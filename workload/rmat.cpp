@@ -126,6 +126,9 @@ void pack_sorted_rows(const std::vector<int64_t>& start, CsrF64& m) {
     m.row_ptr[r + 1] = at + distinct[r];
   }
   m.col_idx.resize(static_cast<size_t>(m.row_ptr.back()));
+  // The duplicates' room goes back (a copy now, while little else is held): the graph stays
+  // for a whole tune.
+  m.col_idx.shrink_to_fit();
 }
 
 // Each entry's value drawn from (seed, row << scale | column): the same edge gets the same

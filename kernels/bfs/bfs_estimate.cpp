@@ -26,7 +26,7 @@ WorkEstimate estimate_bfs(const Workload& w, const BfsShape& shape, const BfsCon
   e.threads_per_block = c.block;
   const std::shared_ptr<const ExpansionWork> expansion =
       expansion_work(w, {static_cast<int>(c.balance), c.block, c.coarsen});
-  e.warp_work = expansion->warp_work;
+  e.warp_work.assign(expansion->warp_work.begin(), expansion->warp_work.end());
   e.blocks = expansion->blocks;
   // A level runs one expansion and its end; a bitmap's copy and clearing count as two more.
   const int per_level = 2 + (c.uses_bitmap() ? 2 : 0);

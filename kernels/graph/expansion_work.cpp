@@ -78,7 +78,7 @@ ExpansionWork expansion_warp_work(const CsrF64& graph, const ExpansionSchedule& 
   for (int64_t b = 0; b < blocks; ++b)
     for (int64_t w = 0; w < warps_per_block; ++w)
       work[static_cast<size_t>(b * warps_per_block + w)] += every_warp[static_cast<size_t>(b)];
-  out.warp_work = std::move(work);
+  out.warp_work.assign(work.begin(), work.end());
   return out;
 }
 

@@ -19,7 +19,9 @@ struct ExpansionSchedule {
 };
 
 struct ExpansionWork {
-  std::vector<double> warp_work;  // per warp, blocks x (block / 32) of them
+  // Per warp, blocks x (block / 32) of them; float, as a tune keeps dozens of these profiles of
+  // up to 2^16 warps each (a count of loop rounds keeps 24 bits exact).
+  std::vector<float> warp_work;
   int64_t blocks = 0;             // fewer than the expansion's grid once neighbours are merged
 };
 

@@ -24,7 +24,7 @@ WorkEstimate estimate_sssp(const Workload& w, const SsspShape& shape, const Sssp
   e.threads_per_block = c.block;
   const std::shared_ptr<const ExpansionWork> expansion =
       expansion_work(w, {static_cast<int>(c.balance), c.block, c.coarsen});
-  e.warp_work = expansion->warp_work;
+  e.warp_work.assign(expansion->warp_work.begin(), expansion->warp_work.end());
   e.blocks = expansion->blocks;
   for (double& w : e.warp_work) w *= rework;
   e.launches = static_cast<int32_t>(std::min(1e9, sources * (1 + passes * (c.delta_stepping() ? 3 : 2))));

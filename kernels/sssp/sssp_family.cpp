@@ -180,6 +180,7 @@ CanonicalMoves SsspFamily::canonical_moves(const Problem&) const {
                   start(SsspAlgorithm::BellmanFord, SsspBalance::Warp, 1),
                   start(SsspAlgorithm::DeltaStepping, SsspBalance::Thread, 8),
                   start(SsspAlgorithm::DeltaStepping, SsspBalance::Warp, 8),
+                  start(SsspAlgorithm::DeltaStepping, SsspBalance::Block, 8),
                   start(SsspAlgorithm::DeltaStepping, SsspBalance::Tile, 8)};
   moves.directions = {{"block", "coarsen", [doubled](const Config& c) { return doubled(c, "block"); }},
                       {"vertices", "coarsen", [doubled](const Config& c) { return doubled(c, "coarsen"); }},
