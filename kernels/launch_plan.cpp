@@ -122,6 +122,10 @@ void check_plan(const LaunchPlan& plan) {
   for (const PlanOutput& o : plan.outputs)
     if (!names.count(o.buffer)) throw InputError("the plan's output names no buffer '" + o.buffer + "'");
   check_ops(plan, plan.program, names);
+  if (plan.alike && (plan.alike->unit == 0 || plan.alike->first + plan.alike->unit * plan.alike->units > plan.program.size()))
+    throw InputError("the plan's alike units (" + std::to_string(plan.alike->units) + " of " +
+                     std::to_string(plan.alike->unit) + " ops from op " + std::to_string(plan.alike->first) +
+                     ") do not lie within its program of " + std::to_string(plan.program.size()) + " ops");
 }
 
 nlohmann::json program_to_json(const std::vector<PlanOp>& program) {

@@ -99,6 +99,16 @@ struct PlanOutput {
   size_t read_elements() const;
 };
 
+// A run of a program's top-level ops that repeats alike work: `units` runs of `unit` ops from
+// op `first` (a traversal per source). Execution ignores it; the emulator follows as many units
+// as its instruction budget allows and counts the others as repeats of those, where it would
+// otherwise give the whole program up.
+struct AlikeUnits {
+  size_t first = 0;
+  size_t unit = 0;
+  size_t units = 0;
+};
+
 struct LaunchPlan {
   std::string family;  // whose verifier checks the outputs (empty: the default tolerance)
   Problem problem;
@@ -107,6 +117,7 @@ struct LaunchPlan {
   std::vector<LaunchStep> steps;
   // Empty: the steps run once in order. Otherwise the order they run in, with control flow.
   std::vector<PlanOp> program;
+  std::optional<AlikeUnits> alike;  // within `program`'s top-level ops
   // Host data the family's verifier reads besides the reference (SpMV: row lengths).
   std::map<std::string, HostBytes> check_data;
   double prepare_seconds = 0;  // host preprocessing cost of the format

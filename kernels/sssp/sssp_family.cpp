@@ -120,6 +120,7 @@ LaunchPlan SsspFamily::prepare(const Workload& w, const Problem& p, const Config
   plan.check_data["float_bound"] = float_bound_data(inputs->weights, shape);
   plan.steps = sssp_launches(shape, c);
   plan.program = sssp_program(shape, c);
+  plan.alike = sssp_alike_units(shape, c);
   return plan;
 }
 

@@ -81,6 +81,11 @@ std::vector<LaunchStep> sssp_launches(const SsspShape& shape, const SsspConfig& 
   return steps;
 }
 
+AlikeUnits sssp_alike_units(const SsspShape& shape, const SsspConfig& c) {
+  // sssp_program's fill of the distances, then per source: the fills, the start, the loop.
+  return {1, c.delta_stepping() ? 4u : 3u, shape.sources.size()};
+}
+
 std::vector<PlanOp> sssp_program(const SsspShape& shape, const SsspConfig& c) {
   const size_t per_source = c.delta_stepping() ? 3 : 2;  // start, relax (, sweep)
   std::vector<PlanOp> program = {PlanOp::fill("distances", sssp_unreached_bits(shape.float_weights))};

@@ -29,6 +29,8 @@ uint32_t sssp_unreached_bits(bool float_weights);
 
 std::vector<LaunchStep> sssp_launches(const SsspShape& shape, const SsspConfig& c);
 std::vector<PlanOp> sssp_program(const SsspShape& shape, const SsspConfig& c);
+// The program's traversals, one per source, as alike units (the emulator follows the first).
+AlikeUnits sssp_alike_units(const SsspShape& shape, const SsspConfig& c);
 // The scratch buffers and the "distances" output the launches name (the graph's inputs aside).
 std::vector<DeviceBuffer> sssp_work_buffers(const SsspShape& shape);
 // The most passes a source's loop may run; it only stops a wrong kernel. Bellman-Ford: one

@@ -183,7 +183,39 @@ CandidatePrediction emulate_plan_unguarded(const LaunchPlan& plan, const Compile
     EmulationMemory& held = options.memory ? *options.memory : shared_emulation_memory();
     const EmulationMemory::Lease lease = held.reserve(scratch);
     interp::HostMemory memory(plan, interp::HostMemory::Fill::Poison);
-    emulate_program(*module, plan, plan.program, memory, kernel, weigher, gpu, options, p);
+    if (plan.alike && plan.alike->units > 1) {
+      // Units are followed while the program's budget still holds one more of their mean; the
+      // rest count as repeats of those followed, in turn.
+      const AlikeUnits& a = *plan.alike;
+      const auto op = [&plan](size_t i) { return plan.program.begin() + static_cast<std::ptrdiff_t>(i); };
+      emulate_program(*module, plan, {op(0), op(a.first)}, memory, kernel, weigher, gpu, options, p);
+      std::vector<std::pair<size_t, size_t>> followed;  // each followed unit's steps
+      uint64_t unit_instructions = 0;
+      for (size_t u = 0; u < a.units; ++u) {
+        if (u > 0 && p.warp_instructions + unit_instructions / u > options.max_program_warp_instructions) break;
+        const size_t steps = p.steps.size();
+        const uint64_t instructions = p.warp_instructions;
+        const size_t from = a.first + u * a.unit;
+        try {
+          emulate_program(*module, plan, {op(from), op(from + a.unit)}, memory, kernel, weigher, gpu, options, p);
+        } catch (const EmulationTooLarge&) {
+          if (u == 0) throw;  // not even one unit fits
+          p.steps.resize(steps);  // a unit longer than the mean: it counts as those followed
+          p.warp_instructions = instructions;
+          break;
+        }
+        followed.emplace_back(steps, p.steps.size());
+        unit_instructions += p.warp_instructions - instructions;
+      }
+      for (size_t u = followed.size(); u < a.units; ++u) {
+        const auto [begin, end] = followed[u % followed.size()];
+        for (size_t i = begin; i < end; ++i) p.steps.push_back(StepEmulation(p.steps[i]));
+      }
+      emulate_program(*module, plan, {op(a.first + a.unit * a.units), plan.program.end()}, memory, kernel, weigher,
+                      gpu, options, p);
+    } else {
+      emulate_program(*module, plan, plan.program, memory, kernel, weigher, gpu, options, p);
+    }
     if (p.steps.empty()) throw InputError("the plan's program ran no launch to emulate");
   }
 

@@ -57,6 +57,49 @@ TEST(BfsEmulation, AProgramPastTheInstructionLimitIsTooLarge) {
   EXPECT_THROW(emulate(path, bfs_space().first_valid(), {0}, options), EmulationTooLarge);
 }
 
+// Four sources on a ring, every traversal the same up to rotation. Within the budget every
+// source is followed, as without the units; past it, the sources followed stand for the rest
+// where the plan without units is given up.
+TEST(BfsEmulation, AlikeSourcesPastTheBudgetCountAsThoseFollowed) {
+  std::vector<std::pair<int32_t, int32_t>> ring;
+  for (int32_t v = 0; v < 64; ++v) ring.push_back({v, (v + 1) % 64});
+  const CsrF64 graph = testing_support::undirected(64, ring);
+  const Config config = bfs_space().first_valid();
+  static const NvrtcCompiler compiler;
+  static CompileCache cache(compiler, 8, nullptr);
+  const BfsFamily family;
+  Workload w;
+  w.kind = WorkloadKind::Graph;
+  w.matrix = graph;
+  const Problem problem = Problem::of(Dtype::I32, {{"sources", {0, 16, 32, 48}}, {"parents", false}});
+  KernelSource s = family.source(problem, config);
+  const std::shared_ptr<const CompiledKernel> k =
+      cache.get({std::move(s.code), std::move(s.entries), std::move(s.options), "sm_90"});
+  const LaunchPlan plan = family.prepare(w, problem, config);
+  ASSERT_TRUE(plan.alike.has_value());
+  LaunchPlan without = plan;
+  without.alike.reset();
+  const auto emulate_plan_of = [&](const LaunchPlan& p, const CandidateEmulationOptions& options) {
+    return emulate_candidate(family, w, problem, config, p, *k, spec_for_arch("sm_90"), options);
+  };
+
+  const CandidatePrediction all = emulate_plan_of(plan, {});
+  const CandidatePrediction plain = emulate_plan_of(without, {});
+  EXPECT_EQ(all.steps.size(), plain.steps.size());
+  EXPECT_EQ(all.warp_instructions, plain.warp_instructions);
+  EXPECT_DOUBLE_EQ(all.microseconds, plain.microseconds);
+
+  const CandidatePrediction one = emulate(graph, config, {0});
+  CandidateEmulationOptions tight;
+  tight.max_program_warp_instructions = all.warp_instructions / 2;
+  EXPECT_THROW(emulate_plan_of(without, tight), EmulationTooLarge);
+  const CandidatePrediction sampled = emulate_plan_of(plan, tight);
+  EXPECT_LE(sampled.warp_instructions, tight.max_program_warp_instructions);
+  EXPECT_EQ(sampled.steps.size(), all.steps.size());
+  EXPECT_NEAR(sampled.microseconds, all.microseconds, 0.05 * all.microseconds);
+  EXPECT_NEAR(sampled.microseconds, 4 * one.microseconds, 0.05 * sampled.microseconds);
+}
+
 TEST(BfsEmulation, TheHybridSwitchesToAPullOnAStar) {
   Config c = bfs_space().first_valid();
   c["frontier"] = static_cast<int64_t>(BfsFrontier::Hybrid);
