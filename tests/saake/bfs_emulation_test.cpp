@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 
 #include "gpu/compile_cache.h"
 #include "kernels/bfs/bfs_config.h"
@@ -14,8 +15,10 @@
 namespace ktune {
 namespace {
 
+// `edit`, when given, changes the prepared plan before it is emulated.
 CandidatePrediction emulate(const CsrF64& graph, const Config& config, std::vector<int32_t> sources,
-                            const CandidateEmulationOptions& options = {}) {
+                            const CandidateEmulationOptions& options = {},
+                            const std::function<void(LaunchPlan&)>& edit = {}) {
   static const NvrtcCompiler compiler;
   static CompileCache cache(compiler, 8, nullptr);
   const BfsFamily family;
@@ -27,8 +30,9 @@ CandidatePrediction emulate(const CsrF64& graph, const Config& config, std::vect
   const std::shared_ptr<const CompiledKernel> k =
       cache.get({std::move(s.code), std::move(s.entries), std::move(s.options), "sm_90"});
   if (!k->ok) throw std::runtime_error(k->log);
-  return emulate_candidate(family, w, problem, config, family.prepare(w, problem, config), *k, spec_for_arch("sm_90"),
-                           options);
+  LaunchPlan plan = family.prepare(w, problem, config);
+  if (edit) edit(plan);
+  return emulate_candidate(family, w, problem, config, plan, *k, spec_for_arch("sm_90"), options);
 }
 
 size_t launches_of(const CandidatePrediction& p, const std::string& entry) {
@@ -65,26 +69,14 @@ TEST(BfsEmulation, AlikeSourcesPastTheBudgetCountAsThoseFollowed) {
   for (int32_t v = 0; v < 64; ++v) ring.push_back({v, (v + 1) % 64});
   const CsrF64 graph = testing_support::undirected(64, ring);
   const Config config = bfs_space().first_valid();
-  static const NvrtcCompiler compiler;
-  static CompileCache cache(compiler, 8, nullptr);
-  const BfsFamily family;
-  Workload w;
-  w.kind = WorkloadKind::Graph;
-  w.matrix = graph;
-  const Problem problem = Problem::of(Dtype::I32, {{"sources", {0, 16, 32, 48}}, {"parents", false}});
-  KernelSource s = family.source(problem, config);
-  const std::shared_ptr<const CompiledKernel> k =
-      cache.get({std::move(s.code), std::move(s.entries), std::move(s.options), "sm_90"});
-  const LaunchPlan plan = family.prepare(w, problem, config);
-  ASSERT_TRUE(plan.alike.has_value());
-  LaunchPlan without = plan;
-  without.alike.reset();
-  const auto emulate_plan_of = [&](const LaunchPlan& p, const CandidateEmulationOptions& options) {
-    return emulate_candidate(family, w, problem, config, p, *k, spec_for_arch("sm_90"), options);
+  const std::vector<int32_t> sources = {0, 16, 32, 48};
+  const auto without_units = [](LaunchPlan& plan) {
+    ASSERT_TRUE(plan.alike.has_value());
+    plan.alike.reset();
   };
 
-  const CandidatePrediction all = emulate_plan_of(plan, {});
-  const CandidatePrediction plain = emulate_plan_of(without, {});
+  const CandidatePrediction all = emulate(graph, config, sources);
+  const CandidatePrediction plain = emulate(graph, config, sources, {}, without_units);
   EXPECT_EQ(all.steps.size(), plain.steps.size());
   EXPECT_EQ(all.warp_instructions, plain.warp_instructions);
   EXPECT_DOUBLE_EQ(all.microseconds, plain.microseconds);
@@ -92,8 +84,8 @@ TEST(BfsEmulation, AlikeSourcesPastTheBudgetCountAsThoseFollowed) {
   const CandidatePrediction one = emulate(graph, config, {0});
   CandidateEmulationOptions tight;
   tight.max_program_warp_instructions = all.warp_instructions / 2;
-  EXPECT_THROW(emulate_plan_of(without, tight), EmulationTooLarge);
-  const CandidatePrediction sampled = emulate_plan_of(plan, tight);
+  EXPECT_THROW(emulate(graph, config, sources, tight, without_units), EmulationTooLarge);
+  const CandidatePrediction sampled = emulate(graph, config, sources, tight);
   EXPECT_LE(sampled.warp_instructions, tight.max_program_warp_instructions);
   EXPECT_EQ(sampled.steps.size(), all.steps.size());
   EXPECT_NEAR(sampled.microseconds, all.microseconds, 0.05 * all.microseconds);
