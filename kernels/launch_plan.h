@@ -100,9 +100,9 @@ struct PlanOutput {
 };
 
 // A run of a program's top-level ops that repeats alike work: `units` runs of `unit` ops from
-// op `first` (a traversal per source). Execution ignores it; the emulator follows as many units
-// as its instruction budget allows and counts the others as repeats of those, where it would
-// otherwise give the whole program up.
+// op `first` (SSSP's traversal per source). Execution ignores it; the emulator follows as many
+// units as its instruction budget allows and counts the others as repeats of those, where it
+// would otherwise give the whole program up.
 struct AlikeUnits {
   size_t first = 0;
   size_t unit = 0;

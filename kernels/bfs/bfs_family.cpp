@@ -98,7 +98,6 @@ LaunchPlan BfsFamily::prepare(const Workload& w, const Problem& p, const Config&
   plan.check_data["col_idx"] = out_edges->col_idx;
   plan.steps = bfs_launches(shape, c);
   plan.program = bfs_program(shape, c);
-  plan.alike = bfs_alike_units(shape, c);
   return plan;
 }
 

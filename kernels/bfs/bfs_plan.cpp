@@ -108,11 +108,6 @@ std::vector<LaunchStep> bfs_launches(const BfsShape& shape, const BfsConfig& c) 
   return steps;
 }
 
-AlikeUnits bfs_alike_units(const BfsShape& shape, const BfsConfig& c) {
-  // bfs_program's fills of the outputs, then per source: the bitmaps' fills, the start, the loop.
-  return {shape.parents ? 2u : 1u, c.uses_bitmap() ? 4u : 2u, shape.sources.size()};
-}
-
 std::vector<PlanOp> bfs_program(const BfsShape& shape, const BfsConfig& c) {
   const size_t shared = level_launches(shape, c).size();
   const size_t per_source = source_launches(shape, c, 0).size();

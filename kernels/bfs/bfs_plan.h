@@ -25,8 +25,6 @@ std::vector<LaunchStep> bfs_launches(const BfsShape& shape, const BfsConfig& c);
 // The program over bfs_launches' steps: depths (and parents) filled with -1 once, then each
 // source in turn, its depths one row of n of the outputs.
 std::vector<PlanOp> bfs_program(const BfsShape& shape, const BfsConfig& c);
-// The program's traversals, one per source, as alike units (the emulator follows the first).
-AlikeUnits bfs_alike_units(const BfsShape& shape, const BfsConfig& c);
 // The scratch buffers and outputs the launches name (the graph's inputs aside).
 std::vector<DeviceBuffer> bfs_work_buffers(const BfsShape& shape);
 

@@ -141,15 +141,6 @@ TEST(BfsFamily, ThePlanLoopsOverLevelsOncePerSource) {
   EXPECT_EQ(plan.program.front().word, 0xFFFFFFFFu);
   ASSERT_EQ(plan.outputs.size(), 2u);
   EXPECT_EQ(plan.outputs[1].buffer, "parents");
-  // Two alike units, each a source's fills, start and loop, right after the outputs' fills.
-  ASSERT_TRUE(plan.alike.has_value());
-  EXPECT_EQ(plan.alike->first, 2u);
-  EXPECT_EQ(plan.alike->units, 2u);
-  EXPECT_EQ(plan.alike->first + plan.alike->unit * plan.alike->units, plan.program.size());
-  EXPECT_EQ(plan.program[plan.alike->first + plan.alike->unit - 1].kind, PlanOp::Kind::Loop);
-  LaunchPlan wrong = plan;
-  wrong.alike->units = 3;
-  EXPECT_THROW(check_plan(wrong), InputError);
   for (const LaunchStep& s : plan.steps) {
     if (s.entry == "bfs_pull" || s.entry == "bfs_push_queue") {
       EXPECT_TRUE(s.grid_from.has_value()) << s.entry;

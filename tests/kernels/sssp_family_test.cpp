@@ -137,6 +137,15 @@ TEST(SsspFamily, PlansLoopPerSourceAndOnlyDeltaSteppingSweeps) {
     EXPECT_EQ(sweeps, c == delta ? 3 : 0);
     EXPECT_EQ(plan.outputs.at(0).elements, 360u);
     EXPECT_NO_THROW(check_plan(plan));
+    // Three alike units, each a source's fills, start and loop, after the distances' fill.
+    ASSERT_TRUE(plan.alike.has_value());
+    EXPECT_EQ(plan.alike->first, 1u);
+    EXPECT_EQ(plan.alike->units, 3u);
+    EXPECT_EQ(plan.alike->first + plan.alike->unit * plan.alike->units, plan.program.size());
+    EXPECT_EQ(plan.program[plan.alike->first + plan.alike->unit - 1].kind, PlanOp::Kind::Loop);
+    LaunchPlan wrong = plan;
+    wrong.alike->units = 4;
+    EXPECT_THROW(check_plan(wrong), InputError);
     EXPECT_GT(family.estimate(w, p, c).dram_bytes, 0);
   }
   EXPECT_GT(family.min_bytes(w, p), 0);

@@ -61,22 +61,24 @@ TEST(BfsEmulation, AProgramPastTheInstructionLimitIsTooLarge) {
   EXPECT_THROW(emulate(path, bfs_space().first_valid(), {0}, options), EmulationTooLarge);
 }
 
-// Four sources on a ring, every traversal the same up to rotation. Within the budget every
-// source is followed, as without the units; past it, the sources followed stand for the rest
-// where the plan without units is given up.
+// Four sources on a ring, every traversal the same up to rotation, marked as alike units (BFS's
+// plans do not mark them: the mechanism is the emulator's). Within the budget every source is
+// followed, as without the units; past it, the sources followed stand for the rest where the
+// plan without units is given up.
 TEST(BfsEmulation, AlikeSourcesPastTheBudgetCountAsThoseFollowed) {
   std::vector<std::pair<int32_t, int32_t>> ring;
   for (int32_t v = 0; v < 64; ++v) ring.push_back({v, (v + 1) % 64});
   const CsrF64 graph = testing_support::undirected(64, ring);
   const Config config = bfs_space().first_valid();
   const std::vector<int32_t> sources = {0, 16, 32, 48};
-  const auto without_units = [](LaunchPlan& plan) {
-    ASSERT_TRUE(plan.alike.has_value());
-    plan.alike.reset();
+  // bfs_program: the depths' fill, then per source its start and its loop.
+  const auto with_units = [&](LaunchPlan& plan) {
+    ASSERT_EQ(plan.program.size(), 1 + 2 * sources.size());
+    plan.alike = AlikeUnits{1, 2, sources.size()};
   };
 
-  const CandidatePrediction all = emulate(graph, config, sources);
-  const CandidatePrediction plain = emulate(graph, config, sources, {}, without_units);
+  const CandidatePrediction all = emulate(graph, config, sources, {}, with_units);
+  const CandidatePrediction plain = emulate(graph, config, sources);
   EXPECT_EQ(all.steps.size(), plain.steps.size());
   EXPECT_EQ(all.warp_instructions, plain.warp_instructions);
   EXPECT_DOUBLE_EQ(all.microseconds, plain.microseconds);
@@ -84,8 +86,8 @@ TEST(BfsEmulation, AlikeSourcesPastTheBudgetCountAsThoseFollowed) {
   const CandidatePrediction one = emulate(graph, config, {0});
   CandidateEmulationOptions tight;
   tight.max_program_warp_instructions = all.warp_instructions / 2;
-  EXPECT_THROW(emulate(graph, config, sources, tight, without_units), EmulationTooLarge);
-  const CandidatePrediction sampled = emulate(graph, config, sources, tight);
+  EXPECT_THROW(emulate(graph, config, sources, tight), EmulationTooLarge);
+  const CandidatePrediction sampled = emulate(graph, config, sources, tight, with_units);
   EXPECT_LE(sampled.warp_instructions, tight.max_program_warp_instructions);
   EXPECT_EQ(sampled.steps.size(), all.steps.size());
   EXPECT_NEAR(sampled.microseconds, all.microseconds, 0.05 * all.microseconds);
