@@ -59,21 +59,12 @@ class ExhaustiveTuner {
       }
     } drain{kernels};
     for (const Config& c : configs) kernels.push_back(pool_.submit([&backend, c] { return backend.compile(c); }));
+    const ParameterSpace space = r.family->space(r.problem);
     Measured out;
     for (size_t i = 0; i < configs.size(); ++i) {
       const auto start = std::chrono::steady_clock::now();
-      CandidateOutcome c;
-      c.config = configs[i];
-      c.config_key = r.family->space(r.problem).canonical(c.config);
-      c.kernel = kernels[i].get();
-      if (!c.kernel || !c.kernel->ok) {
-        c.measurement = Measurement{MeasureStatus::LaunchError, 0, 0, 0, 0, "compile failed"};
-      } else if (const std::string why = backend.launch_violation(c.config, *c.kernel); !why.empty()) {
-        c.measurement = Measurement{MeasureStatus::LaunchError, 0, 0, 0, 0, "refused before launch: " + why};
-      } else {
-        if (std::optional<Prediction> p = backend.predict(c.config, *c.kernel)) c.prediction = *p;
-        c.measurement = backend.measure(c.config, *c.kernel);
-      }
+      CandidateOutcome c = candidate_before_measuring(backend, configs[i], space.canonical(configs[i]), kernels[i].get());
+      if (!c.measurement) c.measurement = backend.measure(c.config, *c.kernel);
       out.seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
       out.candidates.push_back(std::move(c));
     }

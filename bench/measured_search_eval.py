@@ -52,8 +52,8 @@ def case_key(w):
     return (w["workload"], json.dumps(w.get("problem"), sort_keys=True), w["dtype"])
 
 
-def budget_of(truth):
-    words = truth["meta"]["command"].split()
+def budget_of(meta):
+    words = meta["command"].split()
     return int(words[words.index("--search") + 1])
 
 
@@ -78,7 +78,7 @@ def evaluate(samples, searches, tolerance):
         if key not in searches:
             continue
         searched, meta = searches[key]
-        budget = budget_of({"meta": meta})
+        budget = budget_of(meta)
         measured = [(c["config"], ok_us(c), c.get("predicted_us")) for c in w["configs"]]
         measured = [m for m in measured if m[1] is not None]
         order, seen = [], set()

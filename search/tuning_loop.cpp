@@ -11,6 +11,27 @@
 #include "search/candidate_order.h"
 
 namespace ktune {
+
+CandidateOutcome candidate_before_measuring(LoopBackend& backend, const Config& config, std::string key,
+                                            std::shared_ptr<const CompiledKernel> kernel) {
+  CandidateOutcome c;
+  c.config = config;
+  c.config_key = std::move(key);
+  c.kernel = std::move(kernel);
+  if (!c.kernel || !c.kernel->ok) {
+    c.measurement = Measurement{MeasureStatus::LaunchError, 0, 0, 0, 0,
+                                "compile failed: " + (c.kernel ? c.kernel->log : std::string("no kernel"))};
+    return c;
+  }
+  // Checked after compiling, before anything runs: a violating candidate is never launched.
+  if (const std::string why = backend.launch_violation(c.config, *c.kernel); !why.empty()) {
+    c.measurement = Measurement{MeasureStatus::LaunchError, 0, 0, 0, 0, "refused before launch: " + why};
+    return c;
+  }
+  if (std::optional<Prediction> prediction = backend.predict(c.config, *c.kernel)) c.prediction = *prediction;
+  return c;
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -140,21 +161,8 @@ void Loop::refill() {
 
 CandidateOutcome Loop::take(Pending& p) {
   const Clock::time_point began = Clock::now();
-  CandidateOutcome c;
-  c.config = p.config;
-  c.config_key = p.key;
-  c.kernel = p.kernel.get();
-  if (!c.kernel || !c.kernel->ok) {
-    c.measurement = Measurement{MeasureStatus::LaunchError, 0, 0, 0, 0,
-                                "compile failed: " + (c.kernel ? c.kernel->log : std::string("no kernel"))};
-    return c;
-  }
-  // Checked after compiling, before anything runs: a violating candidate is never launched.
-  if (const std::string why = backend_.launch_violation(c.config, *c.kernel); !why.empty()) {
-    c.measurement = Measurement{MeasureStatus::LaunchError, 0, 0, 0, 0, "refused before launch: " + why};
-    return c;
-  }
-  if (std::optional<Prediction> prediction = backend_.predict(c.config, *c.kernel)) c.prediction = *prediction;
+  CandidateOutcome c = candidate_before_measuring(backend_, p.config, p.key, p.kernel.get());
+  if (c.measurement) return c;
   if (std::optional<Measurement> previous = observer_.previous_measurement(c.config_key)) {
     c.measurement = previous;  // committed before a restart: replayed, not measured again
     return c;

@@ -36,6 +36,12 @@ class LoopBackend {
   virtual std::vector<VendorTiming> vendor() = 0;
 };
 
+// A compiled configuration as the search takes it, short of its measurement: a failed compile,
+// or a launch the device refuses, answers as a launch error (never run); otherwise the model's
+// prediction with the compiled resources, and no measurement yet.
+CandidateOutcome candidate_before_measuring(LoopBackend& backend, const Config& config, std::string key,
+                                            std::shared_ptr<const CompiledKernel> kernel);
+
 struct LoopSettings {
   TuneBudget budget;
   std::optional<double> target_speedup;
