@@ -13,7 +13,7 @@ bool is(const Config& c, const char* name, CcSchedule s) { return c.at(name) == 
 ParameterSpace cc_space() {
   ParameterSpace space;
   space.params = {
-      Parameter::enumeration("algorithm", {"label_propagation", "hooking"}),
+      Parameter::enumeration("algorithm", {"label_propagation", "hooking", "union_find"}),
       Parameter::enumeration("schedule", {"vertex", "edge"}),
       Parameter::power_of_two("block", 64, 1024),
       Parameter::power_of_two("lanes", 1, 32),
@@ -26,6 +26,10 @@ ParameterSpace cc_space() {
       {"algorithm hooking needs jumps of 1 or more (a hook onto a non-root progresses only by jumping)",
        [](const Config& c) {
          return c.at("algorithm") != static_cast<int64_t>(CcAlgorithm::Hooking) || c.at("jumps") >= 1;
+       }},
+      {"algorithm union_find takes jumps 0 (its last pass takes every vertex to its root)",
+       [](const Config& c) {
+         return c.at("algorithm") != static_cast<int64_t>(CcAlgorithm::UnionFind) || c.at("jumps") == 0;
        }},
   };
   return space;

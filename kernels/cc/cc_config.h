@@ -13,7 +13,11 @@ namespace ktune {
 //  - hooking: Shiloach–Vishkin style: for every edge whose ends have different parents, the
 //    larger parent is hooked under the smaller (atomicMin), then pointer jumping shortens the
 //    trees. Parents always point to smaller ids, so the forest never has a cycle.
-enum class CcAlgorithm { LabelPropagation, Hooking };
+//  - union_find: one pass in ECL-CC's manner (Jaiganesh and Burtscher, HPDC 2018): each edge
+//    once, its ends' roots found with path halving and the larger root hooked under the smaller
+//    with a compare-and-swap (retried when another thread hooked it first), then one pass that
+//    points every vertex at its root. No loop: every edge is visited once.
+enum class CcAlgorithm { LabelPropagation, Hooking, UnionFind };
 
 // In the order of the "schedule" choices: how the edge pass is spread over threads.
 //  - vertex: `lanes` threads per vertex (1: a thread per vertex; 32: a warp per vertex) walk
@@ -25,7 +29,8 @@ enum class CcSchedule { Vertex, Edge };
 // algorithm, schedule, block (threads per block), lanes (threads per vertex, vertex schedule
 // only), items (vertices or edges per thread: coarsening), jumps (pointer-jumping rounds per
 // iteration: label[v] = label[label[v]]; hooking needs at least one, or hooks onto non-roots
-// would never progress). Parameters a choice does not use are pinned to one value.
+// would never progress; union_find none, its last pass takes every vertex to its root).
+// Parameters a choice does not use are pinned to one value.
 ParameterSpace cc_space();
 
 struct CcConfig {

@@ -40,7 +40,7 @@ Config start(CcAlgorithm algorithm, CcSchedule schedule) {
 
 CanonicalMoves CcFamily::canonical_moves(const Problem&) const {
   CanonicalMoves moves;
-  for (CcAlgorithm algorithm : {CcAlgorithm::LabelPropagation, CcAlgorithm::Hooking})
+  for (CcAlgorithm algorithm : {CcAlgorithm::LabelPropagation, CcAlgorithm::Hooking, CcAlgorithm::UnionFind})
     for (CcSchedule schedule : {CcSchedule::Vertex, CcSchedule::Edge}) moves.starts.push_back(start(algorithm, schedule));
   moves.directions = {{"block", "coarsen", [](const Config& c) { return times_two(c, "block"); }},
                       {"items", "coarsen", [](const Config& c) { return times_two(c, "items"); }},

@@ -33,6 +33,7 @@ CcGraphDigest cc_graph_digest(const CsrF64& graph) {
 }
 
 int64_t cc_expected_iterations(const CcGraphDigest& g, const CcConfig& c) {
+  if (c.algorithm == CcAlgorithm::UnionFind) return 1;
   const bool collapses = c.algorithm == CcAlgorithm::Hooking || c.jumps > 0;
   const double hops = collapses ? std::ceil(std::log2(g.depth + 1.0)) : g.depth;
   return static_cast<int64_t>(hops) + 2;  // the last one finds nothing left to do
@@ -58,6 +59,14 @@ WorkEstimate estimate_cc(const CcGraphDigest& g, const CcConfig& c) {
                                : 2 * kIndexBytes * static_cast<double>(g.pairs) +
                                      2 * kSectorBytes * static_cast<double>(g.pairs);
   const double jumping = c.jumps > 0 ? 2 * kIndexBytes * n + kSectorBytes * n * c.jumps : 0;
+  if (c.algorithm == CcAlgorithm::UnionFind) {
+    // Each edge's two finds read a root's label beyond its ends' (paths stay short: halving);
+    // the compression reads a label and its root's per vertex and writes one.
+    const double finds = 2 * kSectorBytes * static_cast<double>(g.pairs);
+    e.dram_bytes = kIndexBytes * n + edge_pass + finds + 2 * kIndexBytes * n + kSectorBytes * n;
+    e.launches = 3;
+    return e;
+  }
   e.dram_bytes = kIndexBytes * n + iterations * (edge_pass + jumping);
   // The fill of the flag counts as a launch: it is a device operation of its own.
   e.launches = static_cast<int32_t>(1 + iterations * (2 + (c.jumps > 0 ? 1 : 0)));

@@ -31,7 +31,8 @@ std::vector<DeviceBuffer> format_inputs(const CsrF64& graph, CcSchedule schedule
   return {index_buffer("edge_u", pairs.u), index_buffer("edge_v", pairs.v)};
 }
 
-// init, the edge pass, then pointer jumping when the configuration jumps.
+// init, the edge pass, then pointer jumping when the configuration jumps or union-find's
+// compression.
 std::vector<LaunchStep> cc_launches(const CcConfig& c, int32_t vertices, int64_t pairs) {
   const Dim3 block{static_cast<uint32_t>(c.block), 1, 1};
   LaunchStep init{"cc_init", {grid_of(vertices, c.block), 1, 1}, block, 0,
@@ -51,8 +52,9 @@ std::vector<LaunchStep> cc_launches(const CcConfig& c, int32_t vertices, int64_t
   pass.args.push_back(KernelArg::of_buffer("label"));
   pass.args.push_back(KernelArg::of_buffer("changed"));
   std::vector<LaunchStep> steps = {init, pass};
-  if (c.jumps > 0)
-    steps.push_back({"cc_jump", {grid_of(vertices, c.block), 1, 1}, block, 0,
+  const bool union_find = c.algorithm == CcAlgorithm::UnionFind;
+  if (c.jumps > 0 || union_find)
+    steps.push_back({union_find ? "cc_compress" : "cc_jump", {grid_of(vertices, c.block), 1, 1}, block, 0,
                      {KernelArg::of_scalar(vertices), KernelArg::of_buffer("label")}, {}});
   return steps;
 }
@@ -60,7 +62,9 @@ std::vector<LaunchStep> cc_launches(const CcConfig& c, int32_t vertices, int64_t
 // Labels start as the vertices themselves; then iterations of the edge pass (and jumping)
 // until one finds every edge's ends labelled alike. Every iteration moves the smallest label
 // of a component at least one hop further, so vertices + 1 iterations always suffice.
+// Union-find needs no loop: init, its one edge pass, the compression.
 std::vector<PlanOp> cc_program(const CcConfig& c, int32_t vertices) {
+  if (c.algorithm == CcAlgorithm::UnionFind) return {PlanOp::run(0), PlanOp::run(1), PlanOp::run(2)};
   std::vector<PlanOp> body = {PlanOp::fill("changed", 0), PlanOp::run(1)};
   if (c.jumps > 0) body.push_back(PlanOp::run(2));
   const int bound = static_cast<int>(std::min<int64_t>(int64_t{vertices} + 1, INT_MAX));
@@ -71,9 +75,10 @@ std::vector<PlanOp> cc_program(const CcConfig& c, int32_t vertices) {
 
 std::string CcFamily::description() const {
   return "Connected components (weakly connected for a directed graph: edges taken both ways), an i32 label "
-         "per vertex: min-label propagation or Shiloach–Vishkin hooking with pointer jumping, the edge pass "
-         "a thread or a sub-warp of lanes per vertex (vertex) or a thread per edge (edge), looping on the "
-         "device until an iteration changes nothing";
+         "per vertex: min-label propagation or Shiloach–Vishkin hooking with pointer jumping, looping on the "
+         "device until an iteration changes nothing, or one union-find pass (ECL-CC's hooking of roots by "
+         "compare-and-swap) and a compression; the edge pass a thread or a sub-warp of lanes per vertex "
+         "(vertex) or a thread per edge (edge)";
 }
 
 std::shared_ptr<const CcGraphDigest> CcFamily::digest(const Workload& w) const {
@@ -87,9 +92,10 @@ KernelSource CcFamily::source(const Problem&, const Config& config) const {
            std::string(c.schedule == CcSchedule::Vertex ? templates::k_cc_vertex_cu : templates::k_cc_edge_cu);
   s.entries = {c.schedule == CcSchedule::Vertex ? "cc_vertex" : "cc_edge", "cc_init"};
   if (c.jumps > 0) s.entries.push_back("cc_jump");
+  if (c.algorithm == CcAlgorithm::UnionFind) s.entries.push_back("cc_compress");
   s.options = {"-DKT_BLOCK=" + std::to_string(c.block), "-DKT_ITEMS=" + std::to_string(c.items),
                "-DKT_LANES=" + std::to_string(c.lanes), "-DKT_JUMPS=" + std::to_string(c.jumps),
-               std::string("-DKT_HOOKING=") + (c.algorithm == CcAlgorithm::Hooking ? "1" : "0")};
+               "-DKT_ALGORITHM=" + std::to_string(static_cast<int>(c.algorithm))};
   return s;
 }
 

@@ -2,7 +2,7 @@
 // group taking KT_ITEMS vertices KT_BLOCK / KT_LANES apart (consecutive groups read
 // consecutive row_ptr entries). Label propagation reduces the neighbours' minimum over the
 // lanes with shuffles and only the vertex's own label is written (no atomics); hooking links
-// every edge on its own.
+// every edge on its own; union-find takes each edge once, from its larger end.
 extern "C" __global__ void __launch_bounds__(KT_BLOCK)
 cc_vertex(int n, const int* __restrict__ row_ptr, const int* __restrict__ col_idx, int* label, int* changed) {
   constexpr int kGroups = KT_BLOCK / KT_LANES;
@@ -16,7 +16,12 @@ cc_vertex(int n, const int* __restrict__ row_ptr, const int* __restrict__ col_id
     const bool live = v < n;
     const int begin = live ? row_ptr[v] : 0;
     const int end = live ? row_ptr[v + 1] : 0;
-#if KT_HOOKING
+#if KT_ALGORITHM == ALGORITHM_UNION_FIND
+    for (int i = begin + lane; i < end; i += KT_LANES) {
+      const int u = col_idx[i];
+      if (u < v) seen |= link(label, v, u);
+    }
+#elif KT_ALGORITHM == ALGORITHM_HOOKING
     for (int i = begin + lane; i < end; i += KT_LANES) seen |= link(label, v, col_idx[i]);
 #else
     int smallest = 0x7fffffff;

@@ -6,13 +6,17 @@
 #include <cstdint>
 #include <vector>
 
+#include "workload/input_error.h"
+
 namespace ktune {
 
-// 24 bytes: the table is probed once per sampled sector access, at random, so its entries'
-// size is what the estimate's time goes to on a large trace.
+// 16 bytes: the table is probed once per sampled sector access, at random, so its entries'
+// size is what the estimate's time goes to on a large trace; and a million-vertex graph's
+// traversal touches millions of sectors, so it is also most of an emulation's memory.
 struct SectorEntry {
   static constexpr uint16_t kNoBlock = UINT16_MAX;  // so a launch samples fewer blocks than this
-  uint64_t key = 0;          // sector + 1; 0 marks an empty slot
+  SectorEntry() : near(false), gathered(false), normal(false) {}
+  uint32_t key = 0;  // the sector's place in its table's window + 1; 0 marks an empty slot
   // The classifying pass's access count at the last touch, modulo 2^32: only the distance
   // between two touches by one block is read, and a block's accesses are far fewer.
   uint32_t last_access = 0;
@@ -21,22 +25,25 @@ struct SectorEntry {
   uint16_t classified_by = kNoBlock;  // last block seen by the classifying pass
   // Some pair of its sampled blocks runs at about the same time (grid indices closer than the
   // blocks resident on the whole GPU): its reuse is short-distance.
-  bool near = false;
-  bool gathered = false;  // read by a gathering load (gather_reuse.h): a sector of a vector
-  bool normal = false;    // touched by a store or a load of normal priority (not ld.global.cs)
+  bool near : 1;
+  bool gathered : 1;  // read by a gathering load (gather_reuse.h): a sector of a vector
+  bool normal : 1;    // touched by a store or a load of normal priority (not ld.global.cs)
 };
-static_assert(sizeof(SectorEntry) == 24, "SectorEntry is meant to stay small");
+static_assert(sizeof(SectorEntry) == 16, "SectorEntry is meant to stay small");
 
 class SectorTable {
  public:
   // Room for `expected` sectors before the first growth (a power of two of slots, >= 1024).
   explicit SectorTable(size_t expected = 0) : slots_(slots_for(expected)) {}
 
+  // Throws LimitError for a sector more than 2^31 sectors (64 GiB) from the first one asked for:
+  // keys are 32-bit offsets in a window around it, wider than any plan the emulator can hold.
   SectorEntry& at(uint64_t sector) {
     if ((size_ + 1) * 10 > slots_.size() * 7) grow();
-    SectorEntry& e = probe(slots_, sector + 1);
+    const uint32_t key = key_of(sector);
+    SectorEntry& e = probe(slots_, key);
     if (e.key == 0) {
-      e.key = sector + 1;
+      e.key = key;
       ++size_;
     }
     return e;
@@ -55,6 +62,17 @@ class SectorTable {
     return slots;
   }
 
+  uint32_t key_of(uint64_t sector) {
+    constexpr uint64_t kHalf = uint64_t{1} << 31;
+    if (!origin_set_) {
+      origin_ = sector > kHalf ? sector - kHalf : 0;
+      origin_set_ = true;
+    }
+    if (sector < origin_ || sector - origin_ >= UINT32_MAX)
+      throw LimitError("a launch's global accesses lie too far apart for the cache estimate (over 64 GiB)");
+    return static_cast<uint32_t>(sector - origin_ + 1);
+  }
+
   static uint64_t mix(uint64_t x) {
     x ^= x >> 33;
     x *= 0xff51afd7ed558ccdULL;
@@ -62,7 +80,7 @@ class SectorTable {
     return x;
   }
 
-  static SectorEntry& probe(std::vector<SectorEntry>& slots, uint64_t key) {
+  static SectorEntry& probe(std::vector<SectorEntry>& slots, uint32_t key) {
     const size_t mask = slots.size() - 1;
     for (size_t i = mix(key) & mask;; i = (i + 1) & mask)
       if (slots[i].key == key || slots[i].key == 0) return slots[i];
@@ -77,6 +95,8 @@ class SectorTable {
 
   std::vector<SectorEntry> slots_;
   size_t size_ = 0;
+  uint64_t origin_ = 0;  // the window's first sector, set by the first key
+  bool origin_set_ = false;
 };
 
 }  // namespace ktune

@@ -70,7 +70,10 @@ class Parser {
       } else if (t.text == ".shared") {
         module_shared_.push_back(shared_declaration(false));
       } else if (t.text == ".global" || t.text == ".const") {
-        throw error(t, "module-level " + std::string(t.text) + " variables are not supported");
+        // Declared, not modelled: CUDA 13's headers declare an unused .global helper wherever a
+        // kernel calls atomicExch or atomicCAS. A kernel that reads or writes one is refused at
+        // the use (unmodelled_variable).
+        unmodelled_variable_declaration(t);
       } else {
         throw error(t, "unexpected '" + std::string(t.text) + "' at module level");
       }
@@ -274,6 +277,7 @@ class Parser {
       } else if (const SharedVariable* v = find_shared(f, name)) {
         o.value = v->offset;
       } else {
+        unmodelled_variable(base, name);
         throw error(base, "unknown address base '" + name + "'");
       }
       if (peek().text == "+" || peek().text == "-") {
@@ -356,7 +360,23 @@ class Parser {
       label_fixups_.push_back({static_cast<uint32_t>(f.code.size()), name, t});
       return o;
     }
+    unmodelled_variable(t, name);
     throw error(t, "unknown operand '" + name + "' in " + opcode_name(ins.op));
+  }
+
+  // A module-level .global or .const variable: its name is remembered, the rest (an
+  // initializer included) skipped to the ';'.
+  void unmodelled_variable_declaration(const Token& space) {
+    std::string name;
+    for (Token t = next(); t.text != ";"; t = next())
+      if (t.kind == TokenKind::Word && t.text.front() != '.' && name.empty()) name = std::string(t.text);
+    if (name.empty()) throw error(space, "module-level " + std::string(space.text) + " declaration without a name");
+    unmodelled_variables_[name] = std::string(space.text);
+  }
+  void unmodelled_variable(const Token& t, const std::string& name) const {
+    const auto it = unmodelled_variables_.find(name);
+    if (it != unmodelled_variables_.end())
+      throw error(t, "module-level " + it->second + " variables are not supported ('" + name + "')");
   }
 
   static void add_register(uint16_t reg, uint8_t& count, uint16_t* list, int capacity,
@@ -530,6 +550,7 @@ class Parser {
   std::unordered_map<std::string, uint32_t> labels_;
   std::vector<LabelFixup> label_fixups_;
   std::vector<SharedVariable> module_shared_;
+  std::unordered_map<std::string, std::string> unmodelled_variables_;  // name -> its state space
   std::vector<SharedVariable> dynamic_shared_;
   bool layout_frozen_ = false;
 };

@@ -106,7 +106,9 @@ struct LaunchWeigher {
 // The candidate as the tuner holds it: family, workload, problem, configuration, the plan
 // prepared for them and the kernel compiled for them. Throws InputError (never anything else
 // for bad input) when the PTX cannot be parsed or interpreted, a launch names an entry the
-// kernel lacks, a block does not fit on an SM, or a sampled block hangs.
+// kernel lacks, a block does not fit on an SM, or a sampled block hangs. A plan with a program
+// on a workload of more nonzeros than options.max_program_warp_instructions is refused
+// (EmulationTooLarge) before anything is interpreted.
 CandidatePrediction emulate_candidate(const KernelFamily& family, const Workload& workload, const Problem& problem,
                                       const Config& config, const LaunchPlan& plan, const CompiledKernel& kernel,
                                       const GpuSpec& gpu, const CandidateEmulationOptions& options = {});

@@ -27,7 +27,7 @@ BlockTrace streaming_block(int64_t id, int warps, int loads, int sectors) {
   BlockTrace b;
   b.block = id;
   b.warps.resize(warps);
-  uint64_t next = static_cast<uint64_t>(id) << 32;
+  uint64_t next = static_cast<uint64_t>(id) << 20;
   for (WarpTrace& w : b.warps)
     for (int i = 0; i < loads; ++i) {
       std::vector<uint64_t> s;
@@ -453,7 +453,7 @@ TEST(CacheEstimate, APlainStreamPushesTheGatheredVectorOutAndAnEvictFirstOneDoes
       BlockTrace b = gather_block(id, region, 1u << 20);
       for (WarpTrace& w : b.warps)
         for (uint64_t k = 0; k < 64; ++k) {  // 64 streamed sectors a warp, its own
-          add_load(w, {(uint64_t{1} << 32) + static_cast<uint64_t>(id) * 4096 + (&w - b.warps.data()) * 64 + k});
+          add_load(w, {(uint64_t{1} << 30) + static_cast<uint64_t>(id) * 4096 + (&w - b.warps.data()) * 64 + k});
           w.ops.back().pc = 9;
           w.ops.back().evict_first = evict_first;
         }

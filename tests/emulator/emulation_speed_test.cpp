@@ -25,7 +25,7 @@ BlockTrace realistic_block(int64_t id) {
   b.warps.resize(16);
   uint64_t state = static_cast<uint64_t>(id) * 2654435761u + 1;
   auto next = [&] { return state = state * 6364136223846793005ULL + 1442695040888963407ULL, state >> 33; };
-  uint64_t stream = (static_cast<uint64_t>(id) + 1) << 32;
+  uint64_t stream = (static_cast<uint64_t>(id) + 1) << 16;
   for (WarpTrace& w : b.warps) {
     for (uint32_t i = 0; w.ops.size() < 2000; ++i) {
       const uint32_t at = static_cast<uint32_t>(w.ops.size());

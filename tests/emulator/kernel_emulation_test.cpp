@@ -20,7 +20,7 @@ BlockTrace work_block(int64_t id, int warps, int iterations) {
   BlockTrace b;
   b.block = id;
   b.warps.resize(warps);
-  uint64_t next = static_cast<uint64_t>(id) << 32;
+  uint64_t next = static_cast<uint64_t>(id) << 20;
   for (WarpTrace& w : b.warps)
     for (int i = 0; i < iterations; ++i) {
       add_load(w, {next++});
@@ -134,7 +134,7 @@ BlockTrace streaming_block(int64_t id, int warps, int loads) {
   BlockTrace b;
   b.block = id;
   b.warps.resize(warps);
-  uint64_t next = static_cast<uint64_t>(id) << 32;
+  uint64_t next = static_cast<uint64_t>(id) << 20;
   for (WarpTrace& w : b.warps) {
     for (int i = 0; i < loads; ++i) add_load(w, {next++});
     for (int i = 0; i < loads; ++i) w.ops.push_back(trace_op(OpClass::Fp32, 1, static_cast<uint32_t>(i)));
@@ -285,7 +285,7 @@ BlockTrace reread_block(int64_t id) {
   b.warps.resize(4);
   for (size_t wi = 0; wi < b.warps.size(); ++wi)
     for (int pass = 0; pass < 2; ++pass)
-      for (uint64_t s = 0; s < 64; ++s) add_load(b.warps[wi], {(static_cast<uint64_t>(id) << 32) + wi * 64 + s});
+      for (uint64_t s = 0; s < 64; ++s) add_load(b.warps[wi], {(static_cast<uint64_t>(id) << 20) + wi * 64 + s});
   return b;
 }
 

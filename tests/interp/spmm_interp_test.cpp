@@ -9,6 +9,7 @@
 #include <future>
 #include <map>
 #include <random>
+#include <utility>
 
 #include "gpu/thread_pool.h"
 #include "kernels/spmm/spmm_aspt_tiling.h"
@@ -79,7 +80,7 @@ int expect_reference(const std::vector<Case>& cases, int32_t k, Dtype dtype, con
       const LaunchPlan plan = family.prepare(c.workload, p, config);
       std::vector<double> got;
       try {
-        got = compute_outputs(*modules.at(config), plan).at("c");
+        got = std::move(compute_outputs(*modules.at(config), plan).at("c"));  // a copy here trips gcc 12 -O3 -Wnonnull
       } catch (const std::exception& e) {
         ADD_FAILURE() << e.what();
         continue;

@@ -3,6 +3,7 @@
 // unwritten label fails), the undirected form it runs on, its plan and its estimates.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <numeric>
 
@@ -107,6 +108,31 @@ TEST(CcFamily, HookingWithoutJumpsIsRefused) {
   Config lanes_on_edges = config(CcAlgorithm::Hooking, CcSchedule::Edge, 1);
   lanes_on_edges["lanes"] = 4;
   EXPECT_FALSE(cc_space().valid(lanes_on_edges));
+  // Union-find's compression is its own: no jumping rounds.
+  EXPECT_TRUE(cc_space().valid(config(CcAlgorithm::UnionFind, CcSchedule::Edge, 0)));
+  EXPECT_FALSE(cc_space().valid(config(CcAlgorithm::UnionFind, CcSchedule::Vertex, 1)));
+}
+
+TEST(CcFamily, UnionFindRunsOnePassAndACompressionWithoutALoop) {
+  const CcFamily family;
+  const Workload w = graph(graph_case::components());
+  const Problem p = Problem::of(Dtype::I32);
+  for (CcSchedule schedule : {CcSchedule::Vertex, CcSchedule::Edge}) {
+    const Config c = config(CcAlgorithm::UnionFind, schedule, 0);
+    const LaunchPlan plan = family.prepare(w, p, c);
+    EXPECT_NO_THROW(check_plan(plan));
+    ASSERT_EQ(plan.steps.size(), 3u);
+    EXPECT_EQ(plan.steps[0].entry, "cc_init");
+    EXPECT_EQ(plan.steps[1].entry, schedule == CcSchedule::Vertex ? "cc_vertex" : "cc_edge");
+    EXPECT_EQ(plan.steps[2].entry, "cc_compress");
+    ASSERT_EQ(plan.program.size(), 3u);
+    for (size_t i = 0; i < 3; ++i) {
+      EXPECT_EQ(plan.program[i].kind, PlanOp::Kind::Launch);
+      EXPECT_EQ(plan.program[i].launch, i);
+    }
+    const KernelSource source = family.source(p, c);
+    EXPECT_NE(std::find(source.entries.begin(), source.entries.end(), "cc_compress"), source.entries.end());
+  }
 }
 
 TEST(CcFamily, ThePlanLoopsUntilNothingChangesWithAVertexBound) {
@@ -151,6 +177,12 @@ TEST(CcEstimate, PropagationAlongAPathTakesMoreIterationsThanHooking) {
   EXPECT_EQ(slow.blocks, 8);  // 1000 vertices, 128 a block
   EXPECT_EQ(slow.warp_work.size(), 8u * 4u);
   EXPECT_GT(cc_min_bytes(g), 0);
+  // One union-find pass reads the graph once: less than hooking's iterations, three launches.
+  const CcConfig union_find = CcConfig::from(config(CcAlgorithm::UnionFind, CcSchedule::Vertex, 0));
+  EXPECT_EQ(cc_expected_iterations(g, union_find), 1);
+  const WorkEstimate once = estimate_cc(g, union_find);
+  EXPECT_LT(once.dram_bytes, fast.dram_bytes);
+  EXPECT_EQ(once.launches, 3);
 }
 
 }  // namespace

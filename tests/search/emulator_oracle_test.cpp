@@ -140,7 +140,8 @@ TEST_F(OracleFixture, AProgramTooLargeToInterpretStopsTheEmulatorForTheRest) {
   FirstModelOracle first(bfs, graph, p, gpu, assumed());
   EmulatorOracle oracle(bfs, graph, p, gpu, counting_compile(bfs, p, compiles), first);
   CandidateEmulationOptions options;
-  options.max_program_warp_instructions = 100;
+  // Room for a program over every nonzero, not for BFS's levels: the interpreter finds out.
+  options.max_program_warp_instructions = static_cast<uint64_t>(graph.matrix.nnz());
   oracle.set_options(options);
   ASSERT_TRUE(oracle.evaluate(configs[0]));
   ASSERT_TRUE(oracle.evaluate(configs[1]));
@@ -157,6 +158,37 @@ TEST_F(OracleFixture, AProgramTooLargeToInterpretStopsTheEmulatorForTheRest) {
   ASSERT_TRUE(walk.evaluate(configs[1]));
   EXPECT_EQ(walk.emulation(configs[1]), nullptr);
   EXPECT_EQ(walk_compiles, 0);
+}
+
+// A budget below the workload's nonzeros: the program is declined before it is interpreted (the
+// attempt would hold traces beside the graph only to give up), and the rest are not compiled.
+TEST_F(OracleFixture, AProgramOverMoreNonzerosThanItsBudgetIsNotAttempted) {
+  const KernelFamily& bfs = *find_family("bfs");
+  Workload graph{WorkloadKind::Graph, generate_rmat(10, 8, 1)};
+  const Problem p = make_problem(bfs, {{"sources", {0}}}, {Dtype::I32, Dtype::I32, Dtype::I32});
+  const Config config = bfs.space(p).first_valid();
+  int compiles = 0;
+  FirstModelOracle first(bfs, graph, p, gpu, assumed());
+  EmulatorOracle oracle(bfs, graph, p, gpu, counting_compile(bfs, p, compiles), first);
+  CandidateEmulationOptions options;
+  options.max_program_warp_instructions = static_cast<uint64_t>(graph.matrix.nnz()) - 1;
+  oracle.set_options(options);
+  ASSERT_TRUE(oracle.evaluate(config));
+  EXPECT_EQ(oracle.emulation(config), nullptr);
+  EXPECT_EQ(compiles, 1);
+  ASSERT_EQ(oracle.fallbacks().size(), 1u);
+  EXPECT_NE(oracle.fallbacks().begin()->second.find("not attempted"), std::string::npos);
+
+  // A budget below its nonzeros is no reason to decline a plan without a program (SpMV: sampled).
+  int spmv_compiles = 0;
+  FirstModelOracle spmv_first(family, w, Problem::of(Dtype::F32), gpu, assumed());
+  EmulatorOracle spmv_oracle(family, w, Problem::of(Dtype::F32), gpu,
+                             counting_compile(family, Problem::of(Dtype::F32), spmv_compiles), spmv_first);
+  options.max_program_warp_instructions = static_cast<uint64_t>(w.matrix.nnz()) - 1;
+  spmv_oracle.set_options(options);
+  ASSERT_TRUE(spmv_oracle.evaluate(first_valid()));
+  EXPECT_NE(spmv_oracle.emulation(first_valid()), nullptr);
+  EXPECT_EQ(spmv_compiles, 1);
 }
 
 }  // namespace
