@@ -2,7 +2,9 @@
 // here, so a pass sees its own improvements in queue order, as the GPU's does in part): passes,
 // bucket advances (each a sweep over every vertex), edges scanned and improving offers (each
 // an atomicMin), for Bellman-Ford and delta-stepping at each Δ (in mean edge weights). It tells
-// whether a graph's SSSP time goes to passes (a fixed cost each) or to edges.
+// whether a graph's SSSP time goes to passes (a fixed cost each) or to edges. The "+s" and "+sc"
+// rows count two savings the kernel does not make: on the GPU they cost more than they saved
+// (bench/NOTES.md, "SSSP's relaxation").
 //   g++ -O2 -o sssp_passes bench/experiments/sssp_passes.cpp
 //   ./sssp_passes G.mtx SOURCE     (G.mtx from graph_export, its weights SSSP's generated ones)
 #include <cstdio>

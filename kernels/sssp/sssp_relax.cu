@@ -3,11 +3,10 @@
 // next queue once per pass (its stamp, the pass it was queued for); under delta-stepping only
 // when the new distance is below the threshold, else it waits in the far set (one flag) until
 // a sweep moves it back. The queue ping-pongs between the halves of `queue` (2n entries).
-// Two kinds of wasted expansion are skipped: a queued vertex whose distance dropped again in
-// this pass is already queued for the next (stamp past this pass), which expands it with the
-// lower distance; a vertex queued below the threshold leaves the far set, so that no sweep
-// queues it a second time at the same distance. (On R-MAT 22, bench/experiments/sssp_passes.cpp
-// counts 117 M edges scanned without the first and 76 M with it.)
+// Both distances are read from L2 (__ldcg): a line of `dist` in this SM's L1 goes stale as other
+// SMs' atomics lower it, and a stale (higher) distance lets losing offers through to the atomic
+// and makes the winning ones worse (on an H200: 8-16% off the best configuration on R-MAT 20,
+// musae-github and soc-Slashdot0902, 1% on R-MAT 22, bench/NOTES.md "SSSP's relaxation").
 struct Relax {
   const int* __restrict__ row_ptr;
   const int* __restrict__ col_idx;
@@ -22,22 +21,20 @@ struct Relax {
 
   __device__ bool vertex(int item, int& v, int& begin, int& end) const {
     v = current[item];
-    if (stamp[v] > iteration) return false;
     begin = row_ptr[v];
     end = row_ptr[v + 1];
     return begin < end;
   }
   __device__ bool edge(int v, int e) const {
     const int w = col_idx[e];
-    const int offer = to_bits(from_bits(dist[v]) + weight[e]);
+    const int offer = to_bits(from_bits(__ldcg(dist + v)) + weight[e]);
     // Most offers lose: a plain read spares them the atomic.
-    if (offer >= dist[w] || atomicMin(dist + w, offer) <= offer) return false;
+    if (offer >= __ldcg(dist + w) || atomicMin(dist + w, offer) <= offer) return false;
 #if KT_DELTA_STEPPING
     if (!(from_bits(offer) < from_bits(state[STATE_THRESHOLD]))) {
       if (atomicOr(pending + w, 1) == 0) add_per_lane(state + STATE_FAR, 1);
       return false;
     }
-    if (pending[w] && atomicExch(pending + w, 0)) add_per_lane(state + STATE_FAR, -1);
 #endif
     if (atomicMax(stamp + w, iteration + 1) <= iteration) next[queue_slot(state + STATE_NEXT)] = w;
     return false;
