@@ -6,6 +6,11 @@
 //     expand, and the range of its edges;
 //   bool edge(int v, int e): visits edge e of v; true when v needs no more of its edges (a
 //     pull that found a parent).
+// An operation may also declare `static constexpr int kBatch` (> 1) and
+//   void edges(const int (&v)[kBatch], const int (&e)[kBatch], int live): the first `live`
+//     of kBatch edges (the rest repeat a live one, to be ignored);
+// the schedules that share out edges (segment, tile) then hand each thread kBatch edges at once,
+// so that their loads are in flight together (a relaxation is a chain of dependent loads).
 // A tile is KT_TILE_ITEMS items (expand_tile_items in kernels/graph/expand_tile.h sizes the
 // grid on the host: a tile a block).
 #define KT_FULL_MASK 0xffffffffu
@@ -131,23 +136,35 @@ __device__ __forceinline__ void group_sync() {
 // degrees (nonzero splitting within the tile, digest-004 §2.4.2 variant B). With Group 32 this
 // is warp segmentation over a frontier (KiTES's dynamic assignment, digest-003 §2.4): each
 // edge finds its vertex by a binary search over the warp's prefix sums in shared memory.
+template <class Op, class = void>
+struct edge_batch {
+  static constexpr int value = 1;
+};
+template <class Op>
+struct edge_batch<Op, decltype(void(Op::kBatch))> {
+  static constexpr int value = Op::kBatch;
+};
+
+// Items [first, end) of the frontier, at most KT_TILE_ITEMS: the slots of a thread past `end`
+// hold no vertex.
 template <int Group, class Op>
-__device__ __forceinline__ void expand_flat(const Op& op, int items, int tile) {
+__device__ __forceinline__ void expand_flat(const Op& op, int first, int end) {
   constexpr int kSlots = Group * KT_COARSEN;
+  constexpr int kBatch = edge_batch<Op>::value;
   __shared__ int first_edge[KT_BLOCK * KT_COARSEN];  // of each slot, in the group's concatenation
   __shared__ int begin_of[KT_BLOCK * KT_COARSEN];
   __shared__ int vertex_of[KT_BLOCK * KT_COARSEN];
   const int rank = threadIdx.x % Group;
   const int group_slots = (threadIdx.x - rank) * KT_COARSEN;
-  const int first_item = tile * KT_TILE_ITEMS + threadIdx.x * KT_COARSEN;
+  const int first_item = first + threadIdx.x * KT_COARSEN;
   group_sync<Group>();  // the group's previous tile is done with the shared slots
   int degree[KT_COARSEN];
   int count = 0;
 #pragma unroll
   for (int c = 0; c < KT_COARSEN; ++c) {
-    int v = 0, begin = 0, end = 0;
-    const bool active = first_item + c < items && op.vertex(first_item + c, v, begin, end);
-    degree[c] = active ? end - begin : 0;
+    int v = 0, begin = 0, edges_end = 0;
+    const bool active = first_item + c < end && op.vertex(first_item + c, v, begin, edges_end);
+    degree[c] = active ? edges_end - begin : 0;
     begin_of[threadIdx.x * KT_COARSEN + c] = begin;
     vertex_of[threadIdx.x * KT_COARSEN + c] = v;
     count += degree[c];
@@ -161,19 +178,30 @@ __device__ __forceinline__ void expand_flat(const Op& op, int items, int tile) {
   }
   group_sync<Group>();
   const int* offsets = first_edge + group_slots;
-  for (int k = rank; k < total; k += Group) {
-    // The last slot whose edges start at or before k: a slot without edges starts where its
-    // successor does, so the search passes over it.
-    int lo = 0, hi = kSlots - 1;
-    while (lo < hi) {
-      const int mid = (lo + hi + 1) / 2;
-      if (offsets[mid] <= k) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
+  for (int k = rank; k < total; k += Group * kBatch) {
+    int v[kBatch], e[kBatch];
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+      const int at = min(k + b * Group, total - 1);  // past the end: a live edge again
+      // The last slot whose edges start at or before `at`: a slot without edges starts where
+      // its successor does, so the search passes over it.
+      int lo = 0, hi = kSlots - 1;
+      while (lo < hi) {
+        const int mid = (lo + hi + 1) / 2;
+        if (offsets[mid] <= at) {
+          lo = mid;
+        } else {
+          hi = mid - 1;
+        }
       }
+      v[b] = vertex_of[group_slots + lo];
+      e[b] = begin_of[group_slots + lo] + at - offsets[lo];
     }
-    op.edge(vertex_of[group_slots + lo], begin_of[group_slots + lo] + k - offsets[lo]);
+    if constexpr (kBatch == 1) {
+      op.edge(v[0], e[0]);
+    } else {
+      op.edges(v, e, min(kBatch, (total - 1 - k) / Group + 1));
+    }
   }
 }
 
@@ -182,6 +210,14 @@ __device__ __forceinline__ void expand_flat(const Op& op, int items, int tile) {
 // stride over it (kernels/launch_plan.h). `items` is the same in every thread.
 template <class Op>
 __device__ __forceinline__ void expand(const Op& op, int items) {
+#if KT_BALANCE == BALANCE_TILE
+  // A wave of blocks striding over a frontier of few tiles would leave most blocks idle (a large
+  // frontier's hubs, a few tiles of millions of edges): the tile shrinks until every block has
+  // items. A grid sized from the frontier has a full tile a block, as before.
+  const int per_tile = max(1, min(KT_TILE_ITEMS, (items + (int)gridDim.x - 1) / (int)gridDim.x));
+  for (int first = blockIdx.x * per_tile; first < items; first += gridDim.x * per_tile)
+    expand_flat<KT_BLOCK>(op, first, min(first + per_tile, items));
+#else
   for (int tile = blockIdx.x; tile * KT_TILE_ITEMS < items; tile += gridDim.x) {
 #if KT_BALANCE == BALANCE_THREAD
     expand_thread(op, items, tile);
@@ -189,10 +225,9 @@ __device__ __forceinline__ void expand(const Op& op, int items) {
     expand_warp(op, items, tile);
 #elif KT_BALANCE == BALANCE_BLOCK
     expand_block(op, items, tile);
-#elif KT_BALANCE == BALANCE_SEGMENT
-    expand_flat<32>(op, items, tile);
 #else
-    expand_flat<KT_BLOCK>(op, items, tile);
+    expand_flat<32>(op, tile * KT_TILE_ITEMS, min((tile + 1) * KT_TILE_ITEMS, items));
 #endif
   }
+#endif
 }

@@ -25,19 +25,39 @@ struct Relax {
     end = row_ptr[v + 1];
     return begin < end;
   }
+  // Four edges a thread at once in the segment and tile schedules: their index, weight and
+  // distance loads in flight together (a relaxation waits on three dependent loads).
+  static constexpr int kBatch = 4;
+  __device__ void edges(const int (&v)[kBatch], const int (&e)[kBatch], int live) const {
+    int w[kBatch], offer[kBatch], seen[kBatch];
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+      w[b] = col_idx[e[b]];
+      offer[b] = to_bits(from_bits(__ldcg(dist + v[b])) + weight[e[b]]);
+    }
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) seen[b] = __ldcg(dist + w[b]);
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b)
+      if (b < live && offer[b] < seen[b]) lower(w[b], offer[b]);
+  }
   __device__ bool edge(int v, int e) const {
     const int w = col_idx[e];
     const int offer = to_bits(from_bits(__ldcg(dist + v)) + weight[e]);
     // Most offers lose: a plain read spares them the atomic.
-    if (offer >= __ldcg(dist + w) || atomicMin(dist + w, offer) <= offer) return false;
+    if (offer < __ldcg(dist + w)) lower(w, offer);
+    return false;
+  }
+  // An offer that beat the distance read: the atomic decides.
+  __device__ void lower(int w, int offer) const {
+    if (atomicMin(dist + w, offer) <= offer) return;
 #if KT_DELTA_STEPPING
     if (!(from_bits(offer) < from_bits(state[STATE_THRESHOLD]))) {
       if (atomicOr(pending + w, 1) == 0) add_per_lane(state + STATE_FAR, 1);
-      return false;
+      return;
     }
 #endif
     if (atomicMax(stamp + w, iteration + 1) <= iteration) next[queue_slot(state + STATE_NEXT)] = w;
-    return false;
   }
 };
 
