@@ -9,7 +9,7 @@
 // usage: emulator_accuracy [--truth FILE] [--family NAME] [--matrices DIR] [--only NAME] [--small]
 //                          [--dtype f32|f64|both] [--samples HEAVIEST,RANDOM] [--clock-ghz GHZ]
 //                          [--calibration FILE] [--json FILE] [--md FILE] [--predictions-out FILE]
-//                          [--explain]
+//                          [--explain] [--first-model]
 // e.g. emulator_accuracy --truth OUT/spmm_ground_truth.json --only hammond
 // --family is the kernel family the truth measured (default: the "--family NAME" of the truth's
 // meta command, else spmv); each entry's "problem" (absent in older SpMV truths: the family's
@@ -19,6 +19,8 @@
 // --predictions-out writes every prediction (time, occupancy, bottleneck, utilisation) for the
 // search's offline evaluation; --explain adds each launch step's sampled blocks (weight, cycles),
 // time-by-weight fit and makespan to those entries, for finding why a prediction is off.
+// --first-model ranks by the first cost model (the family's estimate, model/first_cost_model.h)
+// instead of the emulator: the ranking the tuner falls back to where the emulator cannot follow.
 // Run from the repository root (the defaults are relative to it); --small skips the generated
 // matrices of bench/bench_workloads.h (up to 84 M nonzeros).
 #include <algorithm>
@@ -39,7 +41,9 @@
 #include "gpu/thread_pool.h"
 #include "kernels/kernel_family.h"
 #include "model/calibration/calibration.h"
+#include "model/first_cost_model.h"
 #include "model/saake/candidate_emulation.h"
+#include "search/candidate_order.h"
 #include "workload/input_error.h"
 #include "workload/matrix_market.h"
 
@@ -58,6 +62,7 @@ struct Options {
   std::string only, json_out, md_out, calibration, predictions_out;
   bool small = false;
   bool explain = false;
+  bool first_model = false;
   std::vector<std::string> dtypes = {"f32", "f64"};
   SamplePlan samples{};
   double clock_ghz = 0;  // 0: the device's clock from the truth's meta
@@ -81,6 +86,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--predictions-out") o.predictions_out = value();
     else if (a == "--small") o.small = true;
     else if (a == "--explain") o.explain = true;
+    else if (a == "--first-model") o.first_model = true;
     else if (a == "--clock-ghz") o.clock_ghz = std::stod(value());
     else if (a == "--dtype") {
       const std::string d = value();
@@ -253,6 +259,15 @@ json evaluate_workload(const Case& c, const Workload& w, const KernelFamily& fam
     const LaunchWeigher weigher = LaunchWeigher::of(family, w, c.problem, compiled.config, plan);
     const auto t1 = Clock::now();
     try {
+      if (o.first_model) {
+        const Prediction p = predict(family.estimate(w, c.problem, compiled.config), combined_usage(*compiled.kernel), gpu);
+        cand.predicted_us = p.time_us;
+        cand.bottleneck = p.bottleneck;
+        cand.prediction = {{"config", cand.key}, {"predicted_us", p.time_us}, {"first_model", p.to_json()}};
+        cand.estimate_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+        done.push_back(cand);
+        continue;
+      }
       const CandidatePrediction p = emulate_plan(plan, *compiled.kernel, weigher, gpu, options);
       cand.predicted_us = p.microseconds;
       cand.bottleneck = std::string(resource_name(p.bottleneck)) + ":" + bound_kind_name(p.bottleneck_kind);

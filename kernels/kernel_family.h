@@ -44,6 +44,10 @@ struct WorkEstimate {
   int32_t threads_per_block = 0;
   int64_t blocks = 0;
   int32_t launches = 1;
+  // Each work unit waits on a load whose address an earlier load gave (a graph expansion's
+  // round: the edge's head is known only once its index is read): a unit then costs at least
+  // an L2 round trip, however few bytes it moves.
+  bool unit_waits_on_load = false;
 };
 
 // A canonical direction of the model-driven walk (SAAKE, digest-000 §2.9): thread-block

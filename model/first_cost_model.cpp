@@ -111,9 +111,11 @@ Prediction predict(const WorkEstimate& work, const ResourceUsage& usage, const G
 
   if (total_units > 0) {
     // A warp alone is latency bound: it moves its share of bytes at its in-flight rate.
+    const double min_cycles = work.unit_waits_on_load
+                                  ? std::max(kMinCyclesPerWorkUnit, gpu.timing[static_cast<size_t>(Resource::L2)].latency)
+                                  : kMinCyclesPerWorkUnit;
     const double unit_ns =
-        std::max(bytes / total_units / kBytesInFlightPerWarp * gpu.dram_latency_ns,
-                 kMinCyclesPerWorkUnit / gpu.clock_ghz);
+        std::max(bytes / total_units / kBytesInFlightPerWarp * gpu.dram_latency_ns, min_cycles / gpu.clock_ghz);
     const Schedule schedule = schedule_blocks(
         work.warp_work, warps_per_block, static_cast<int64_t>(gpu.sms) * occ.blocks_per_sm);
     p.compute_us = schedule.busiest_slot * unit_ns / 1e3;

@@ -31,6 +31,7 @@ WorkEstimate estimate_bfs(const Workload& w, const BfsShape& shape, const BfsCon
   // A level runs one expansion and its end; a bitmap's copy and clearing count as two more.
   const int per_level = 2 + (c.uses_bitmap() ? 2 : 0);
   e.launches = static_cast<int32_t>(sources * (1 + levels * per_level));
+  e.unit_waits_on_load = true;  // a round reads the head's depth (or visit bit) at the index it just read
   return e;
 }
 

@@ -58,6 +58,7 @@ WorkEstimate estimate_cc(const CcGraphDigest& g, const CcConfig& c) {
                                      kSectorBytes * static_cast<double>(g.adjacency) + 2 * kIndexBytes * n
                                : 2 * kIndexBytes * static_cast<double>(g.pairs) +
                                      2 * kSectorBytes * static_cast<double>(g.pairs);
+  e.unit_waits_on_load = true;  // a round reads a label at the index it just read
   const double jumping = c.jumps > 0 ? 2 * kIndexBytes * n + kSectorBytes * n * c.jumps : 0;
   if (c.algorithm == CcAlgorithm::UnionFind) {
     // Each edge's two finds read a root's label beyond its ends' (paths stay short: halving);

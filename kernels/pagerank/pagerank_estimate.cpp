@@ -63,6 +63,7 @@ WorkEstimate estimate_pagerank(const PagerankGraphDigest& g, const PagerankProbl
   // init and the fills, then the iteration's launches (three, or four for a pull over edges).
   const double per_iteration_launches = c.direction == PagerankDirection::PullEdges ? 4 : 3;
   e.launches = static_cast<int32_t>(3 + per_iteration_launches * iterations);
+  e.unit_waits_on_load = true;  // a round reads a rank at the index it just read
   return e;
 }
 

@@ -28,6 +28,7 @@ WorkEstimate estimate_sssp(const Workload& w, const SsspShape& shape, const Sssp
   e.blocks = expansion->blocks;
   for (double& w : e.warp_work) w *= rework;
   e.launches = static_cast<int32_t>(std::min(1e9, sources * (1 + passes * (c.delta_stepping() ? 3 : 2))));
+  e.unit_waits_on_load = true;  // a round reads the head's distance at the index it just read
   return e;
 }
 

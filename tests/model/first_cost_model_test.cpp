@@ -61,6 +61,28 @@ TEST(FirstCostModel, OneHeavyRowDominates) {
   EXPECT_LT(p_even.imbalance, 1.5);
 }
 
+// Many small units that each wait on a dependent load (a graph expansion's rounds): a unit
+// costs at least an L2 round trip, so the schedule that makes more of them is slower even though
+// both move the same bytes; without the flag the bytes are spread over the units and the two tie.
+TEST(FirstCostModel, UnitsThatWaitOnALoadCostAnL2RoundTripEach) {
+  WorkEstimate few = balanced(1e8);
+  WorkEstimate many = balanced(1e8);
+  for (double& w : many.warp_work) w *= 50;
+  const Prediction few_plain = predict(few, light(), h100());
+  const Prediction many_plain = predict(many, light(), h100());
+  EXPECT_NEAR(many_plain.time_us, few_plain.time_us, 1e-6 * few_plain.time_us);
+  few.unit_waits_on_load = many.unit_waits_on_load = true;
+  const Prediction few_waiting = predict(few, light(), h100());
+  const Prediction many_waiting = predict(many, light(), h100());
+  EXPECT_GT(many_waiting.time_us, 10 * few_waiting.time_us);
+  // Each of the busiest slot's units at least the L2 latency: 8 warps x 50 x 16 units a block,
+  // 4096 blocks over the SMs' resident blocks.
+  const double l2_cycles = h100().timing[static_cast<size_t>(Resource::L2)].latency;
+  const double slots = h100().sms * 8.0;  // 256 threads, 32 registers: 8 blocks an SM
+  const double units_per_slot = 4096 / slots * 16 * 50;
+  EXPECT_GE(many_waiting.compute_us, 0.99 * units_per_slot * l2_cycles / h100().clock_ghz / 1e3);
+}
+
 TEST(FirstCostModel, LowOccupancyRaisesTime) {
   ResourceUsage heavy = light();
   heavy.registers = 255;  // one 8-warp block per SM: 1/8 of the warp slots
