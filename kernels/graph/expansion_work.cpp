@@ -53,8 +53,10 @@ ExpansionWork expansion_warp_work(const CsrF64& graph, const ExpansionSchedule& 
             warps[w] += 1 + std::ceil(degree(first + k * warps_per_block + w) / 32);
         break;
       case kBalanceBlock:
+        // A vertex costs the whole block its chain before any edge: thread 0 reads the item,
+        // then its row bounds (two dependent loads), and three barriers pass it around.
         for (int64_t k = 0; k < c.coarsen; ++k)
-          every_warp[static_cast<size_t>(b / merge)] += 2 + std::ceil(degree(first + k) / c.block);
+          every_warp[static_cast<size_t>(b / merge)] += 4 + std::ceil(degree(first + k) / c.block);
         break;
       case kBalanceSegment:
       default: {  // segment, tile
