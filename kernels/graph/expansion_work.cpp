@@ -60,13 +60,14 @@ ExpansionWork expansion_warp_work(const CsrF64& graph, const ExpansionSchedule& 
         break;
       case kBalanceSegment:
       default: {  // segment, tile
-        // The group's edges evenly spread, each found by a binary search over its slots.
+        // The group's edges evenly spread, each found by a binary search over its slots; a
+        // thread's batch of edges waits on its loads once.
         const int64_t group = c.balance == kBalanceSegment ? 32 : c.block;
         const double search = std::log2(static_cast<double>(group * c.coarsen));
         for (int64_t g = 0; g < c.block / group; ++g) {
           double edges = 0;
           for (int64_t i = 0; i < group * c.coarsen; ++i) edges += degree(first + g * group * c.coarsen + i);
-          const double rounds = 1 + std::ceil(edges / static_cast<double>(group)) * (1 + search / 4);
+          const double rounds = 1 + std::ceil(edges / static_cast<double>(group * c.batch)) * (1 + search / 4);
           if (group == c.block) {
             every_warp[static_cast<size_t>(b / merge)] += rounds;
           } else {
@@ -88,7 +89,7 @@ ExpansionWork expansion_warp_work(const CsrF64& graph, const ExpansionSchedule& 
 
 std::shared_ptr<const ExpansionWork> expansion_work(const Workload& w, const ExpansionSchedule& schedule) {
   const std::string key = "graph.expansion " + std::to_string(schedule.balance) + " " + std::to_string(schedule.block) +
-                          " " + std::to_string(schedule.coarsen);
+                          " " + std::to_string(schedule.coarsen) + " " + std::to_string(schedule.batch);
   return w.derived.get<ExpansionWork>(key, [&] { return expansion_warp_work(w.matrix, schedule, vertex_count(w.matrix)); });
 }
 

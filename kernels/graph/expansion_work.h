@@ -16,6 +16,7 @@ struct ExpansionSchedule {
   int balance = 0;  // graph_expand.cuh's BALANCE_ value
   int32_t block = 32;
   int32_t coarsen = 1;
+  int32_t batch = 1;  // edges a thread takes at once in the segment and tile schedules (the op's kBatch)
 };
 
 struct ExpansionWork {

@@ -1,6 +1,6 @@
 // Shared by every SSSP kernel: SsspFamily::source() places it after kernels/graph/graph_queue.cuh
 // and before kernels/graph/graph_expand.cuh. Policy comes from -D options (sssp_config.h):
-// KT_BLOCK, KT_COARSEN, KT_BALANCE, KT_DELTA_STEPPING and KT_FLOAT_WEIGHTS.
+// KT_BLOCK, KT_COARSEN, KT_BALANCE, KT_DELTA_STEPPING, KT_FLOAT_WEIGHTS and KT_RELAX_BATCH.
 //
 // Distances live in an int buffer as bits. Non-negative floats order like their bit patterns
 // read as ints, and non-negative ints are themselves, so one atomicMin on the bits lowers a

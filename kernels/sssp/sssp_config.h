@@ -22,6 +22,10 @@ enum class SsspBalance { Thread, Warp, Block, Segment, Tile };
 // Bellman-Ford, so that no two configurations compile to the same plan.
 ParameterSpace sssp_space();
 
+// Edges a thread of the segment and tile schedules relaxes at once (sssp_relax.cu's KT_RELAX_BATCH):
+// their loads in flight together.
+constexpr int32_t kSsspRelaxBatch = 4;
+
 struct SsspConfig {
   SsspAlgorithm algorithm = SsspAlgorithm::BellmanFord;
   SsspBalance balance = SsspBalance::Thread;  // the "schedule" parameter

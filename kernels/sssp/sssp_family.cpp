@@ -92,7 +92,8 @@ KernelSource SsspFamily::source(const Problem& p, const Config& config) const {
   s.options = {"-DKT_BLOCK=" + std::to_string(c.block), "-DKT_COARSEN=" + std::to_string(c.coarsen),
                "-DKT_BALANCE=" + std::to_string(static_cast<int>(c.balance)),
                std::string("-DKT_DELTA_STEPPING=") + (c.delta_stepping() ? "1" : "0"),
-               std::string("-DKT_FLOAT_WEIGHTS=") + (float_distances(p) ? "1" : "0")};
+               std::string("-DKT_FLOAT_WEIGHTS=") + (float_distances(p) ? "1" : "0"),
+               "-DKT_RELAX_BATCH=" + std::to_string(kSsspRelaxBatch)};
   return s;
 }
 

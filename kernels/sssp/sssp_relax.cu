@@ -25,9 +25,10 @@ struct Relax {
     end = row_ptr[v + 1];
     return begin < end;
   }
-  // Four edges a thread at once in the segment and tile schedules: their index, weight and
-  // distance loads in flight together (a relaxation waits on three dependent loads).
-  static constexpr int kBatch = 4;
+  // KT_RELAX_BATCH edges a thread at once in the segment and tile schedules (kSsspRelaxBatch):
+  // their index, weight and distance loads in flight together (a relaxation waits on three
+  // dependent loads).
+  static constexpr int kBatch = KT_RELAX_BATCH;
   __device__ void edges(const int (&v)[kBatch], const int (&e)[kBatch], int live) const {
     int w[kBatch], offer[kBatch], seen[kBatch];
 #pragma unroll

@@ -1,6 +1,7 @@
 // The calibration suite on the real GPU: every resource measured, in the ranges published
 // microbenchmarks of Ampere and Hopper give (model/gpu_spec.cpp cites them), in the order the
 // memory hierarchy implies, and the same again on a second run.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -68,11 +69,13 @@ TEST_F(CalibrationDeviceTest, PlausibleOrderedAndRepeatable) {
     EXPECT_TRUE(std::isfinite(first.timing[i].gap) && first.timing[i].gap > 0);
   }
 
+  // Within 10%, or 0.05 cycles for gaps of a fraction of a cycle (L1's, 0.22-0.26 cycles a
+  // sector in two runs of one H100: a few hundredths of a cycle is the benchmark's noise there).
   const Calibration second = run();
   for (size_t i = 0; i < kResourceCount; ++i) {
     const char* name = resource_name(static_cast<Resource>(i));
     EXPECT_NEAR(second.timing[i].latency, first.timing[i].latency, 0.1 * first.timing[i].latency) << name;
-    EXPECT_NEAR(second.timing[i].gap, first.timing[i].gap, 0.1 * first.timing[i].gap) << name;
+    EXPECT_NEAR(second.timing[i].gap, first.timing[i].gap, std::max(0.1 * first.timing[i].gap, 0.05)) << name;
   }
 }
 
