@@ -213,7 +213,7 @@ __device__ __forceinline__ void expand(const Op& op, int items) {
 #if KT_BALANCE == BALANCE_TILE
   // A wave of blocks striding over a frontier of few tiles would leave most blocks idle (a large
   // frontier's hubs, a few tiles of millions of edges): the tile shrinks until every block has
-  // items. A grid sized from the frontier has a full tile a block, as before.
+  // items. A grid sized from the frontier gives each block a full tile.
   const int per_tile = max(1, min(KT_TILE_ITEMS, (items + (int)gridDim.x - 1) / (int)gridDim.x));
   for (int first = blockIdx.x * per_tile; first < items; first += gridDim.x * per_tile)
     expand_flat<KT_BLOCK>(op, first, min(first + per_tile, items));
