@@ -8,9 +8,10 @@
 //     pull that found a parent).
 // An operation may also declare `static constexpr int kBatch` (> 1) and
 //   void edges(const int (&v)[kBatch], const int (&e)[kBatch], int live): the first `live`
-//     of kBatch edges (the rest repeat a live one, to be ignored);
+//     of kBatch edges (the rest repeat a live one, to be ignored; `live` may be 0);
 // the schedules that share out edges (segment, tile) then hand each thread kBatch edges at once,
-// so that their loads are in flight together (a relaxation is a chain of dependent loads).
+// so that their loads are in flight together (a relaxation is a chain of dependent loads), and
+// call edges() from every lane of a warp together, so that it may use warp-wide operations.
 // A tile is KT_TILE_ITEMS items (expand_tile_items in kernels/graph/expand_tile.h sizes the
 // grid on the host: a tile a block).
 #define KT_FULL_MASK 0xffffffffu
@@ -178,7 +179,11 @@ __device__ __forceinline__ void expand_flat(const Op& op, int first, int end) {
   }
   group_sync<Group>();
   const int* offsets = first_edge + group_slots;
-  for (int k = rank; k < total; k += Group * kBatch) {
+  // `total` is the group's, so every lane takes each round: with batches a lane past the end
+  // still calls edges() (no live edge), which then runs with the whole warp.
+  for (int base = 0; base < total; base += Group * kBatch) {
+    const int k = base + rank;
+    if (kBatch == 1 && k >= total) break;
     int v[kBatch], e[kBatch];
 #pragma unroll
     for (int b = 0; b < kBatch; ++b) {
@@ -200,7 +205,7 @@ __device__ __forceinline__ void expand_flat(const Op& op, int first, int end) {
     if constexpr (kBatch == 1) {
       op.edge(v[0], e[0]);
     } else {
-      op.edges(v, e, min(kBatch, (total - 1 - k) / Group + 1));
+      op.edges(v, e, k < total ? min(kBatch, (total - 1 - k) / Group + 1) : 0);
     }
   }
 }

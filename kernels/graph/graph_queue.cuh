@@ -27,3 +27,19 @@ __device__ __forceinline__ void add_per_lane(int* total, int each) {
   const unsigned lanes = __activemask();
   if ((threadIdx.x & 31) == first_lane(lanes)) atomicAdd(total, each * __popc(lanes));
 }
+
+// `count` distinct slots of the queue whose tail is *tail for each lane of a whole warp (every
+// lane calls it together), with one atomic for the warp: the first of this lane's slots.
+__device__ __forceinline__ int warp_queue_slots(int* tail, int count) {
+  const int lane = threadIdx.x & 31;
+  int inclusive = count;
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2) {
+    const int up = __shfl_up_sync(0xffffffffu, inclusive, d);
+    if (lane >= d) inclusive += up;
+  }
+  const int total = __shfl_sync(0xffffffffu, inclusive, 31);
+  int first = 0;
+  if (lane == 31 && total > 0) first = atomicAdd(tail, total);
+  return __shfl_sync(0xffffffffu, first, 31) + inclusive - count;
+}

@@ -25,9 +25,10 @@ struct Relax {
     end = row_ptr[v + 1];
     return begin < end;
   }
-  // KT_RELAX_BATCH edges a thread at once in the segment and tile schedules (kSsspRelaxBatch):
-  // their index, weight and distance loads in flight together (a relaxation waits on three
-  // dependent loads).
+  // KT_RELAX_BATCH edges a thread at once in the segment and tile schedules (kSsspRelaxBatch),
+  // called by whole warps: a relaxation is a chain of dependent round trips (index, weight and
+  // distances; then the atomic that lowers, the stamp, the queue's tail), so each link is issued
+  // for the whole batch before any is waited on, and the warp appends its heads with one atomic.
   static constexpr int kBatch = KT_RELAX_BATCH;
   __device__ void edges(const int (&v)[kBatch], const int (&e)[kBatch], int live) const {
     int w[kBatch], offer[kBatch], seen[kBatch];
@@ -38,9 +39,36 @@ struct Relax {
     }
 #pragma unroll
     for (int b = 0; b < kBatch; ++b) seen[b] = __ldcg(dist + w[b]);
+    bool lowered[kBatch];
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+      const bool tries = b < live && offer[b] < seen[b];  // most offers lose to the plain read
+      lowered[b] = tries && atomicMin(dist + w[b], offer[b]) > offer[b];
+    }
+#if KT_DELTA_STEPPING
+    // A head lowered to the threshold or past it waits in the far set (one flag) instead.
+    const dist_t threshold = from_bits(state[STATE_THRESHOLD]);
+    int newly_far = 0;
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+      const bool far = lowered[b] && !(from_bits(offer[b]) < threshold);
+      newly_far += far && atomicOr(pending + w[b], 1) == 0;
+      lowered[b] = lowered[b] && !far;
+    }
+#pragma unroll
+    for (int d = 16; d > 0; d /= 2) newly_far += __shfl_xor_sync(0xffffffffu, newly_far, d);
+    if ((threadIdx.x & 31) == 0 && newly_far > 0) atomicAdd(state + STATE_FAR, newly_far);
+#endif
+    int count = 0;
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+      lowered[b] = lowered[b] && atomicMax(stamp + w[b], iteration + 1) <= iteration;  // once a pass
+      count += lowered[b];
+    }
+    int slot = warp_queue_slots(state + STATE_NEXT, count);
 #pragma unroll
     for (int b = 0; b < kBatch; ++b)
-      if (b < live && offer[b] < seen[b]) lower(w[b], offer[b]);
+      if (lowered[b]) next[slot++] = w[b];
   }
   __device__ bool edge(int v, int e) const {
     const int w = col_idx[e];
