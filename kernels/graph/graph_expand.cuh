@@ -152,6 +152,7 @@ template <int Group, class Op>
 __device__ __forceinline__ void expand_flat(const Op& op, int first, int end) {
   constexpr int kSlots = Group * KT_COARSEN;
   constexpr int kBatch = edge_batch<Op>::value;
+  static_assert((kSlots & (kSlots - 1)) == 0, "the search halves the slots: a power of two");
   __shared__ int first_edge[KT_BLOCK * KT_COARSEN];  // of each slot, in the group's concatenation
   __shared__ int begin_of[KT_BLOCK * KT_COARSEN];
   __shared__ int vertex_of[KT_BLOCK * KT_COARSEN];
@@ -188,17 +189,13 @@ __device__ __forceinline__ void expand_flat(const Op& op, int first, int end) {
 #pragma unroll
     for (int b = 0; b < kBatch; ++b) {
       const int at = min(k + b * Group, total - 1);  // past the end: a live edge again
-      // The last slot whose edges start at or before `at`: a slot without edges starts where
-      // its successor does, so the search passes over it.
-      int lo = 0, hi = kSlots - 1;
-      while (lo < hi) {
-        const int mid = (lo + hi + 1) / 2;
-        if (offsets[mid] <= at) {
-          lo = mid;
-        } else {
-          hi = mid - 1;
-        }
-      }
+      // The last slot whose edges start at or before `at` (slot 0's start, 0, always does): a
+      // slot without edges starts where its successor does, so the search passes over it. A
+      // fixed number of halvings, unrolled, lets a batch's searches run side by side.
+      int lo = 0;
+#pragma unroll
+      for (int half = kSlots / 2; half > 0; half /= 2)
+        if (offsets[lo + half] <= at) lo += half;
       v[b] = vertex_of[group_slots + lo];
       e[b] = begin_of[group_slots + lo] + at - offsets[lo];
     }

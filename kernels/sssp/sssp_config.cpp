@@ -18,11 +18,17 @@ ParameterSpace sssp_space() {
       Parameter::power_of_two("block", 64, 1024),
       Parameter::power_of_two("coarsen", 1, 8),
       Parameter::power_of_two("delta", 1, 256),
+      Parameter::power_of_two("batch", 1, 8),
   };
   space.constraints = {
       {"delta must be 1 unless algorithm is delta_stepping (only it has buckets)",
        [](const Config& c) {
          return c.at("algorithm") == static_cast<int64_t>(SsspAlgorithm::DeltaStepping) || c.at("delta") == 1;
+       }},
+      {"batch must be 1 unless schedule is segment or tile (only they share out edges)",
+       [](const Config& c) {
+         return c.at("schedule") == static_cast<int64_t>(SsspBalance::Segment) ||
+                c.at("schedule") == static_cast<int64_t>(SsspBalance::Tile) || c.at("batch") == 1;
        }},
       {"schedule segment and tile need block * coarsen <= " + std::to_string(kMaxStagedExpandItems) +
            " (their tile is staged in shared memory)",
@@ -44,6 +50,7 @@ SsspConfig SsspConfig::from(const Config& config) {
   c.block = static_cast<int32_t>(config.at("block"));
   c.coarsen = static_cast<int32_t>(config.at("coarsen"));
   c.delta = static_cast<int32_t>(config.at("delta"));
+  c.batch = static_cast<int32_t>(config.at("batch"));
   return c;
 }
 

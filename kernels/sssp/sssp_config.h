@@ -18,13 +18,12 @@ enum class SsspBalance { Thread, Warp, Block, Segment, Tile };
 // schedule ∈ {thread, warp, block, segment, tile}: who relaxes one queued vertex's edges (a
 // thread, a warp, a block) or how a warp's (segment) or block's (tile) queued vertices share out
 // their edges evenly; block (threads);
-// coarsen (queued vertices a thread, warp or block takes). delta is pinned to 1 under
-// Bellman-Ford, so that no two configurations compile to the same plan.
+// coarsen (queued vertices a thread, warp or block takes); batch (edges a thread of the segment
+// and tile schedules relaxes at once, each link of their chains of round trips in flight
+// together: more hides more latency on a large frontier, and wastes more lanes on a small one).
+// delta is pinned to 1 under Bellman-Ford and batch to 1 outside segment and tile, so that no
+// two configurations compile to the same plan.
 ParameterSpace sssp_space();
-
-// Edges a thread of the segment and tile schedules relaxes at once (sssp_relax.cu's KT_RELAX_BATCH):
-// their loads in flight together.
-constexpr int32_t kSsspRelaxBatch = 4;
 
 struct SsspConfig {
   SsspAlgorithm algorithm = SsspAlgorithm::BellmanFord;
@@ -32,6 +31,7 @@ struct SsspConfig {
   int32_t block = 64;
   int32_t coarsen = 1;
   int32_t delta = 1;  // Δ in mean edge weights
+  int32_t batch = 1;  // sssp_relax.cu's KT_RELAX_BATCH
 
   // Validates against sssp_space(); throws InputError naming the refused rule.
   static SsspConfig from(const Config& config);

@@ -23,7 +23,7 @@ WorkEstimate estimate_sssp(const Workload& w, const SsspShape& shape, const Sssp
   e.dram_bytes = sources * (rework * (m * (8 + 32) + n * 16) + sweep_bytes);
   e.threads_per_block = c.block;
   const std::shared_ptr<const ExpansionWork> expansion =
-      expansion_work(w, {static_cast<int>(c.balance), c.block, c.coarsen, kSsspRelaxBatch});
+      expansion_work(w, {static_cast<int>(c.balance), c.block, c.coarsen, c.batch});
   e.warp_work.assign(expansion->warp_work.begin(), expansion->warp_work.end());
   e.blocks = expansion->blocks;
   for (double& w : e.warp_work) w *= rework;

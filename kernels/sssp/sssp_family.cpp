@@ -93,7 +93,7 @@ KernelSource SsspFamily::source(const Problem& p, const Config& config) const {
                "-DKT_BALANCE=" + std::to_string(static_cast<int>(c.balance)),
                std::string("-DKT_DELTA_STEPPING=") + (c.delta_stepping() ? "1" : "0"),
                std::string("-DKT_FLOAT_WEIGHTS=") + (float_distances(p) ? "1" : "0"),
-               "-DKT_RELAX_BATCH=" + std::to_string(kSsspRelaxBatch)};
+               "-DKT_RELAX_BATCH=" + std::to_string(c.batch)};
   return s;
 }
 

@@ -25,10 +25,11 @@ struct Relax {
     end = row_ptr[v + 1];
     return begin < end;
   }
-  // KT_RELAX_BATCH edges a thread at once in the segment and tile schedules (kSsspRelaxBatch),
-  // called by whole warps: a relaxation is a chain of dependent round trips (index, weight and
-  // distances; then the atomic that lowers, the stamp, the queue's tail), so each link is issued
-  // for the whole batch before any is waited on, and the warp appends its heads with one atomic.
+  // KT_RELAX_BATCH edges a thread at once in the segment and tile schedules (the `batch`
+  // parameter; with 1 they call edge()), called by whole warps: a relaxation is a chain of
+  // dependent round trips (index, weight and distances; then the atomic that lowers, the stamp,
+  // the queue's tail), so each link is issued for the whole batch before any is waited on, and
+  // the warp appends its heads with one atomic.
   static constexpr int kBatch = KT_RELAX_BATCH;
   __device__ void edges(const int (&v)[kBatch], const int (&e)[kBatch], int live) const {
     int w[kBatch], offer[kBatch], seen[kBatch];

@@ -1,4 +1,4 @@
-// CI's check of the SSSP kernels without a GPU: for each algorithm and schedule its first
+// CI's check of the SSSP kernels without a GPU: for each algorithm, schedule and batch its first
 // configuration, plus a seeded draw of the space, compile for sm_90 without spills, and the
 // PTX interpreter runs each one's whole plan (every pass of every source) on small weighted
 // graphs; its distances must pass the verifier against Dijkstra (i32 exactly on every other
@@ -27,7 +27,7 @@ using testing_support::check_data_of;
 namespace cases = testing_support::sssp_case;
 
 std::vector<Config> checked_configurations() {
-  return testing_support::sampled_configs(sssp_space(), {"algorithm", "schedule"}, 10, 24);
+  return testing_support::sampled_configs(sssp_space(), {"algorithm", "schedule", "batch"}, 10, 24);
 }
 
 Problem problem_of(Dtype dtype, const cases::SsspCase& test) {

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -110,6 +111,21 @@ TEST(SsspFamily, TheVerifierFailsAWrongDistance) {
     const Verdict wrong = family.verify(p, out, output_bytes(d, dtype), r.at("distances"), check_data_of(plan));
     EXPECT_FALSE(wrong.ok);
     EXPECT_EQ(wrong.bad_elements, 1) << wrong.message;
+  }
+}
+
+TEST(SsspFamily, OnlyTheSchedulesThatShareOutEdgesTakeABatch) {
+  Config c = sssp_space().first_valid();
+  c["batch"] = 8;
+  for (SsspBalance balance : {SsspBalance::Thread, SsspBalance::Warp, SsspBalance::Block}) {
+    c["schedule"] = static_cast<int64_t>(balance);
+    EXPECT_FALSE(sssp_space().valid(c)) << static_cast<int>(balance);
+  }
+  for (SsspBalance balance : {SsspBalance::Segment, SsspBalance::Tile}) {
+    c["schedule"] = static_cast<int64_t>(balance);
+    ASSERT_TRUE(sssp_space().valid(c)) << sssp_space().violation(c);
+    const KernelSource s = SsspFamily().source(sssp_problem({{"sources", {0}}}), c);
+    EXPECT_NE(std::find(s.options.begin(), s.options.end(), "-DKT_RELAX_BATCH=8"), s.options.end());
   }
 }
 
