@@ -48,6 +48,13 @@ struct WorkEstimate {
   // round: the edge's head is known only once its index is read): a unit then costs at least
   // an L2 round trip, however few bytes it moves.
   bool unit_waits_on_load = false;
+  // Independent loads a warp issues together where the model counts one (a thread's batch of
+  // edges): its bytes in flight grow with them.
+  double loads_in_flight = 1;
+  // Of dram_bytes, those gathered at random as whole sectors from one array of gather_footprint
+  // bytes: where L2 holds that array, DRAM moves it once instead.
+  double gather_bytes = 0;
+  double gather_footprint = 0;
 };
 
 // A canonical direction of the model-driven walk (SAAKE, digest-000 §2.9): thread-block

@@ -98,13 +98,18 @@ Prediction predict(const WorkEstimate& work, const ResourceUsage& usage, const G
                            ? static_cast<double>(work.blocks) * warps_per_block
                            : static_cast<double>(work.warp_work.size());
   if (warps <= 0) throw std::invalid_argument("predict: a WorkEstimate with bytes needs blocks");
-  // Spill code runs at least once per thread; that lower bound is what is charged.
-  const double bytes =
-      work.dram_bytes + (usage.spill_stores + usage.spill_loads) * warps * kWarpSize;
+  // Spill code runs at least once per thread; that lower bound is what is charged. A gathered
+  // array held once per L2 partition that fits is read from DRAM once.
+  const bool gathers_hit_l2 =
+      work.gather_footprint > 0 && work.gather_footprint * gpu.l2_partitions <= static_cast<double>(gpu.l2_bytes);
+  const double dram_bytes =
+      gathers_hit_l2 ? work.dram_bytes - work.gather_bytes + std::min(work.gather_bytes, work.gather_footprint)
+                     : work.dram_bytes;
+  const double bytes = dram_bytes + (usage.spill_stores + usage.spill_loads) * warps * kWarpSize;
 
   // Little's law: DRAM delivers its bandwidth only with bandwidth x latency bytes in flight.
-  const double warps_to_saturate =
-      gpu.dram_bandwidth_gbs * gpu.dram_latency_ns / gpu.sms / kBytesInFlightPerWarp;
+  const double in_flight_per_warp = kBytesInFlightPerWarp * std::max(1.0, work.loads_in_flight);
+  const double warps_to_saturate = gpu.dram_bandwidth_gbs * gpu.dram_latency_ns / gpu.sms / in_flight_per_warp;
   const double active_warps_per_sm = std::min<double>(occ.warps_per_sm, warps / gpu.sms);
   const double dram_efficiency = std::min(1.0, active_warps_per_sm / warps_to_saturate);
   p.memory_us = bytes / (gpu.dram_bandwidth_gbs * 1e3 * dram_efficiency);
@@ -115,7 +120,7 @@ Prediction predict(const WorkEstimate& work, const ResourceUsage& usage, const G
                                   ? std::max(kMinCyclesPerWorkUnit, gpu.timing[static_cast<size_t>(Resource::L2)].latency)
                                   : kMinCyclesPerWorkUnit;
     const double unit_ns =
-        std::max(bytes / total_units / kBytesInFlightPerWarp * gpu.dram_latency_ns, min_cycles / gpu.clock_ghz);
+        std::max(bytes / total_units / in_flight_per_warp * gpu.dram_latency_ns, min_cycles / gpu.clock_ghz);
     const Schedule schedule = schedule_blocks(
         work.warp_work, warps_per_block, static_cast<int64_t>(gpu.sms) * occ.blocks_per_sm);
     p.compute_us = schedule.busiest_slot * unit_ns / 1e3;

@@ -21,6 +21,11 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 constexpr int kBalanceThread = 0, kBalanceWarp = 1, kBalanceBlock = 2, kBalanceSegment = 3;  // graph_expand.cuh's
 
+// Issue time of one more edge in a thread's batch, in units of an L2 round trip: its search,
+// loads and atomics are a few dozen instructions, which a round's waits mostly hide; a batch
+// that a small frontier leaves half empty pays them all the same.
+constexpr double kIssuePerBatchedEdge = 0.1;
+
 ExpansionWork expansion_warp_work(const CsrF64& graph, const ExpansionSchedule& c, int32_t n) {
   ExpansionWork out;
   int64_t& blocks = out.blocks;
@@ -29,6 +34,7 @@ ExpansionWork expansion_warp_work(const CsrF64& graph, const ExpansionSchedule& 
   const int64_t warps_per_block = c.block / 32;
   const int64_t merge = ceil_div(grid * warps_per_block, kMaxWarps);
   blocks = ceil_div(grid, merge);
+  const double trips = c.round_trips;
   const auto degree = [&](int64_t v) {
     return v < n ? static_cast<double>(out_degree(graph, static_cast<int32_t>(v))) : 0.0;
   };
@@ -44,30 +50,31 @@ ExpansionWork expansion_warp_work(const CsrF64& graph, const ExpansionSchedule& 
             double longest = 0;
             for (int64_t lane = 0; lane < 32; ++lane)
               longest = std::max(longest, degree(first + k * c.block + w * 32 + lane));
-            warps[w] += 1 + longest;
+            warps[w] += 1 + longest * trips;
           }
         break;
       case kBalanceWarp:
         for (int64_t k = 0; k < c.coarsen; ++k)
           for (int64_t w = 0; w < warps_per_block; ++w)
-            warps[w] += 1 + std::ceil(degree(first + k * warps_per_block + w) / 32);
+            warps[w] += 1 + std::ceil(degree(first + k * warps_per_block + w) / 32) * trips;
         break;
       case kBalanceBlock:
         // A vertex costs the whole block its chain before any edge: thread 0 reads the item,
         // then its row bounds (two dependent loads), and three barriers pass it around.
         for (int64_t k = 0; k < c.coarsen; ++k)
-          every_warp[static_cast<size_t>(b / merge)] += 4 + std::ceil(degree(first + k) / c.block);
+          every_warp[static_cast<size_t>(b / merge)] += 4 + std::ceil(degree(first + k) / c.block) * trips;
         break;
       case kBalanceSegment:
       default: {  // segment, tile
         // The group's edges evenly spread, each found by a binary search over its slots; a
-        // thread's batch of edges waits on its loads once.
+        // thread's batch of edges waits on each link of its chain once.
         const int64_t group = c.balance == kBalanceSegment ? 32 : c.block;
         const double search = std::log2(static_cast<double>(group * c.coarsen));
         for (int64_t g = 0; g < c.block / group; ++g) {
           double edges = 0;
           for (int64_t i = 0; i < group * c.coarsen; ++i) edges += degree(first + g * group * c.coarsen + i);
-          const double rounds = 1 + std::ceil(edges / static_cast<double>(group * c.batch)) * (1 + search / 4);
+          const double round = trips + search / 4 + kIssuePerBatchedEdge * (c.batch - 1);
+          const double rounds = 1 + std::ceil(edges / static_cast<double>(group * c.batch)) * round;
           if (group == c.block) {
             every_warp[static_cast<size_t>(b / merge)] += rounds;
           } else {
@@ -89,7 +96,7 @@ ExpansionWork expansion_warp_work(const CsrF64& graph, const ExpansionSchedule& 
 
 std::shared_ptr<const ExpansionWork> expansion_work(const Workload& w, const ExpansionSchedule& schedule) {
   const std::string key = "graph.expansion " + std::to_string(schedule.balance) + " " + std::to_string(schedule.block) +
-                          " " + std::to_string(schedule.coarsen) + " " + std::to_string(schedule.batch);
+                          " " + std::to_string(schedule.coarsen) + " " + std::to_string(schedule.batch) + " " + std::to_string(schedule.round_trips);
   return w.derived.get<ExpansionWork>(key, [&] { return expansion_warp_work(w.matrix, schedule, vertex_count(w.matrix)); });
 }
 

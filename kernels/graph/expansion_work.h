@@ -17,6 +17,9 @@ struct ExpansionSchedule {
   int32_t block = 32;
   int32_t coarsen = 1;
   int32_t batch = 1;  // edges a thread takes at once in the segment and tile schedules (the op's kBatch)
+  // Dependent L2 round trips one visit of an edge waits on (the op's chain: a relaxation reads
+  // the head, its distance, then lowers it, stamps it and takes a queue slot, one after another).
+  int32_t round_trips = 1;
 };
 
 struct ExpansionWork {

@@ -7,6 +7,13 @@
 
 namespace ktune {
 
+namespace {
+// An edge's relaxation (sssp_relax.cu), one link waiting on the other: the head and weight, the
+// head's distance, then three atomics (the distance lowered, the stamp, the queue's tail), each a
+// read-modify-write at L2 that takes about two loads' round trips.
+constexpr int32_t kRelaxRoundTrips = 1 + 1 + 3 * 2;
+}  // namespace
+
 WorkEstimate estimate_sssp(const Workload& w, const SsspShape& shape, const SsspConfig& c) {
   const double n = std::max(1, shape.vertices);
   const double m = static_cast<double>(shape.edges);
@@ -21,14 +28,17 @@ WorkEstimate estimate_sssp(const Workload& w, const SsspShape& shape, const Sssp
   }
   WorkEstimate e;
   e.dram_bytes = sources * (rework * (m * (8 + 32) + n * 16) + sweep_bytes);
+  e.gather_bytes = sources * rework * m * 32;  // the heads' distances
+  e.gather_footprint = n * 4;
   e.threads_per_block = c.block;
   const std::shared_ptr<const ExpansionWork> expansion =
-      expansion_work(w, {static_cast<int>(c.balance), c.block, c.coarsen, c.batch});
+      expansion_work(w, {static_cast<int>(c.balance), c.block, c.coarsen, c.batch, kRelaxRoundTrips});
   e.warp_work.assign(expansion->warp_work.begin(), expansion->warp_work.end());
   e.blocks = expansion->blocks;
-  for (double& w : e.warp_work) w *= rework;
+  for (double& w : e.warp_work) w *= rework * sources;  // each source relaxes its own passes
   e.launches = static_cast<int32_t>(std::min(1e9, sources * (1 + passes * (c.delta_stepping() ? 3 : 2))));
   e.unit_waits_on_load = true;  // a round reads the head's distance at the index it just read
+  e.loads_in_flight = c.batch;
   return e;
 }
 

@@ -83,6 +83,33 @@ TEST(FirstCostModel, UnitsThatWaitOnALoadCostAnL2RoundTripEach) {
   EXPECT_GE(many_waiting.compute_us, 0.99 * units_per_slot * l2_cycles / h100().clock_ghz / 1e3);
 }
 
+// A gathered array that L2 holds (once per partition) costs DRAM its own bytes once, not a
+// sector a gather; one too large for L2 keeps every sector.
+TEST(FirstCostModel, GathersFromAnArrayL2HoldsReadItOnce) {
+  const double gathers = 3e9;
+  WorkEstimate small = balanced(1e9 + gathers);
+  small.gather_bytes = gathers;
+  small.gather_footprint = 4e6;
+  WorkEstimate large = small;
+  large.gather_footprint = static_cast<double>(h100().l2_bytes);  // twice L2 with two partitions
+  const Prediction held = predict(small, light(), h100());
+  const Prediction missed = predict(large, light(), h100());
+  EXPECT_NEAR(missed.memory_us / held.memory_us, (1e9 + gathers) / (1e9 + 4e6), 1e-9);
+}
+
+// Loads a warp issues together (a batch of edges) put more bytes in flight: the same bytes over
+// the same units take less time, and fewer warps draw the full bandwidth.
+TEST(FirstCostModel, LoadsInFlightTogetherShortenALatencyBoundUnit) {
+  WorkEstimate one = balanced(4e9);
+  one.blocks = 64;
+  one.warp_work.assign(one.blocks * 8, 16.0);
+  WorkEstimate four = one;
+  four.loads_in_flight = 4;
+  const Prediction p_one = predict(one, light(), h100());
+  const Prediction p_four = predict(four, light(), h100());
+  EXPECT_LT(p_four.time_us, 0.5 * p_one.time_us);
+}
+
 TEST(FirstCostModel, LowOccupancyRaisesTime) {
   ResourceUsage heavy = light();
   heavy.registers = 255;  // one 8-warp block per SM: 1/8 of the warp slots
