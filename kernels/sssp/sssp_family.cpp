@@ -169,7 +169,8 @@ CanonicalMoves SsspFamily::canonical_moves(const Problem&) const {
                   {"schedule", static_cast<int64_t>(balance)},
                   {"block", 64},
                   {"coarsen", 1},
-                  {"delta", delta}};
+                  {"delta", delta},
+                  {"batch", 1}};
   };
   const auto doubled = [](const Config& from, const char* param) -> std::optional<Config> {
     Config c = from;
@@ -186,7 +187,8 @@ CanonicalMoves SsspFamily::canonical_moves(const Problem&) const {
                   start(SsspAlgorithm::DeltaStepping, SsspBalance::Tile, 8)};
   moves.directions = {{"block", "coarsen", [doubled](const Config& c) { return doubled(c, "block"); }},
                       {"vertices", "coarsen", [doubled](const Config& c) { return doubled(c, "coarsen"); }},
-                      {"delta", "coarsen", [doubled](const Config& c) { return doubled(c, "delta"); }}};
+                      {"delta", "coarsen", [doubled](const Config& c) { return doubled(c, "delta"); }},
+                      {"batch", "unroll", [doubled](const Config& c) { return doubled(c, "batch"); }}};
   return moves;
 }
 

@@ -101,6 +101,24 @@ TEST_P(FamilyConformance, DescribesItsProblemPrecisionsAndVersion) {
   for (const Problem& p : problems()) EXPECT_TRUE(f.space(p).valid(f.space(p).first_valid()));
 }
 
+// The model-driven walk starts from the family's canonical configurations and steps along its
+// directions: every start, and every step the directions take from it, is in the space.
+TEST_P(FamilyConformance, CanonicalMovesStayInTheSpace) {
+  for (const Problem& problem : problems()) {
+    const ParameterSpace space = family().space(problem);
+    const CanonicalMoves moves = family().canonical_moves(problem);
+    for (const Config& start : moves.starts) {
+      ASSERT_TRUE(space.valid(start)) << space.violation(start);
+      for (const CanonicalDirection& d : moves.directions) {
+        const std::optional<Config> next = d.step(start);
+        if (next) {
+          EXPECT_TRUE(space.valid(*next)) << d.name << ": " << space.violation(*next);
+        }
+      }
+    }
+  }
+}
+
 TEST_P(FamilyConformance, SourcesCompileForSm90WithoutSpills) {
   for (const Problem& problem : problems())
     for (const Config& config : configurations(problem)) {
