@@ -14,29 +14,27 @@ namespace {
 constexpr int32_t kRelaxRoundTrips = 1 + 1 + 3 * 2;
 }  // namespace
 
-WorkEstimate estimate_sssp(const Workload& w, const SsspShape& shape, const SsspConfig& c) {
+WorkEstimate estimate_sssp(const Workload& w, const SsspShape& shape, const SsspConfig& c, const SsspPassWork& passes) {
   const double n = std::max(1, shape.vertices);
-  const double m = static_cast<double>(shape.edges);
+  const double m = std::max<double>(1, static_cast<double>(shape.edges));
   const double sources = static_cast<double>(shape.sources.size());
-  const double log_n = std::max(2.0, std::ceil(std::log2(n + 1)));
-  double rework = 2, passes = 4 * log_n, sweep_bytes = 0;
-  if (c.delta_stepping()) {
-    const double buckets = std::max(1.0, 2 * log_n / c.delta);
-    rework = 1 + std::min(1.0, c.delta / 8.0);
-    passes = 2 * buckets;
-    sweep_bytes = buckets * n * 8;  // a pending flag and a distance per vertex
-  }
+  const double scanned = static_cast<double>(passes.edges);
   WorkEstimate e;
-  e.dram_bytes = sources * (rework * (m * (8 + 32) + n * 16) + sweep_bytes);
-  e.gather_bytes = sources * rework * m * 32;  // the heads' distances
+  // Each scanned edge reads its head and weight and gathers the head's distance; each queued
+  // vertex its queue slot and row bounds; each sweep a pending flag and a distance per vertex.
+  e.dram_bytes = sources * (scanned * (8 + 32) + static_cast<double>(passes.queued) * 16 +
+                            static_cast<double>(passes.sweeps) * n * 8);
+  e.gather_bytes = sources * scanned * 32;  // the heads' distances
   e.gather_footprint = n * 4;
   e.threads_per_block = c.block;
   const std::shared_ptr<const ExpansionWork> expansion =
       expansion_work(w, {static_cast<int>(c.balance), c.block, c.coarsen, c.batch, kRelaxRoundTrips});
   e.warp_work.assign(expansion->warp_work.begin(), expansion->warp_work.end());
   e.blocks = expansion->blocks;
-  for (double& w : e.warp_work) w *= rework * sources;  // each source relaxes its own passes
-  e.launches = static_cast<int32_t>(std::min(1e9, sources * (1 + passes * (c.delta_stepping() ? 3 : 2))));
+  // The profile is one expansion over every vertex's edges: each source scans `scanned` of them.
+  for (double& work : e.warp_work) work *= scanned / m * sources;
+  const double per_pass = c.delta_stepping() ? 3 : 2;  // relaxation, its end (, sweep)
+  e.launches = static_cast<int32_t>(std::min(1e9, sources * (1 + static_cast<double>(passes.passes) * per_pass)));
   e.unit_waits_on_load = true;  // a round reads the head's distance at the index it just read
   e.loads_in_flight = c.batch;
   return e;

@@ -9,6 +9,7 @@
 #include "kernels/graph/source_vertices.h"
 #include "kernels/sssp/sssp_config.h"
 #include "kernels/sssp/sssp_estimate.h"
+#include "kernels/sssp/sssp_passes.h"
 #include "kernels/sssp/sssp_plan.h"
 #include "kernels/sssp/sssp_problem.h"
 #include "kernels/sssp/sssp_reference.h"
@@ -147,7 +148,18 @@ Verdict SsspFamily::verify(const Problem& p, const PlanOutput& output, std::stri
 }
 
 WorkEstimate SsspFamily::estimate(const Workload& w, const Problem& p, const Config& config) const {
-  return estimate_sssp(w, shape_of(w.matrix, p, sssp_inputs(w, p)->weights), SsspConfig::from(config));
+  const std::shared_ptr<const SsspInputs> inputs = sssp_inputs(w, p);
+  const SsspShape shape = shape_of(w.matrix, p, inputs->weights);
+  const SsspConfig c = SsspConfig::from(config);
+  if (shape.sources.empty()) return estimate_sssp(w, shape, c, SsspPassWork{});
+  // The passes from the first source stand for every source's; one walk per Δ, shared by the
+  // configurations that run it.
+  const double delta = c.delta_stepping() ? sssp_delta(shape, c) : 0;
+  const std::string key =
+      "sssp.passes " + p.key() + " " + to_string(p.precision.output) + " " + std::to_string(delta);
+  const std::shared_ptr<const SsspPassWork> passes = w.derived.get<SsspPassWork>(
+      key, [&] { return follow_sssp_passes(w.matrix, inputs->weights.values, shape.sources.front(), delta); });
+  return estimate_sssp(w, shape, c, *passes);
 }
 
 double SsspFamily::flops(const Workload& w, const Problem& p) const {

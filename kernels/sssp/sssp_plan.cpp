@@ -24,11 +24,6 @@ KernelArg distance(const SsspShape& shape, double value) {
   return KernelArg::of_scalar(static_cast<int32_t>(std::min<double>(value, std::numeric_limits<int32_t>::max())));
 }
 
-double delta_of(const SsspShape& shape, const SsspConfig& c) {
-  const double delta = c.delta * shape.mean_weight;
-  return shape.float_weights ? delta : std::max(1.0, std::round(delta));
-}
-
 LaunchStep single_thread(const char* entry) {
   LaunchStep step;
   step.entry = entry;
@@ -38,17 +33,22 @@ LaunchStep single_thread(const char* entry) {
 
 }  // namespace
 
+double sssp_delta(const SsspShape& shape, const SsspConfig& c) {
+  const double delta = c.delta * shape.mean_weight;
+  return shape.float_weights ? delta : std::max(1.0, std::round(delta));
+}
+
 uint32_t sssp_unreached_bits(bool float_weights) { return float_weights ? 0x7f800000u : 0x7fffffffu; }
 
 int sssp_max_passes(const SsspShape& shape, const SsspConfig& c) {
   double passes = shape.vertices + 1.0;
-  if (c.delta_stepping()) passes += std::ceil(shape.vertices * shape.max_weight / delta_of(shape, c)) + 1;
+  if (c.delta_stepping()) passes += std::ceil(shape.vertices * shape.max_weight / sssp_delta(shape, c)) + 1;
   return static_cast<int>(std::min<double>(passes, std::numeric_limits<int>::max()));
 }
 
 std::vector<LaunchStep> sssp_launches(const SsspShape& shape, const SsspConfig& c) {
   const int32_t n = shape.vertices;
-  const KernelArg delta = distance(shape, delta_of(shape, c));
+  const KernelArg delta = distance(shape, sssp_delta(shape, c));
   std::vector<LaunchStep> steps;
   LaunchStep end = single_thread("sssp_pass_end");
   end.args = {buffer("sssp_state"), KernelArg::of_scalar(n), delta};

@@ -21,6 +21,8 @@ struct SsspShape {
   double max_weight = 1;       // with Δ, bounds delta-stepping's passes
 };
 
+// Δ in distance units: `delta` mean edge weights, a whole number for integer weights.
+double sssp_delta(const SsspShape& shape, const SsspConfig& c);
 // The int32 slots of the "sssp_state" buffer (sssp_common.cuh's STATE_ slots); the loop stops
 // when slot 0 is zero.
 constexpr uint32_t kSsspStateSlots = 8;

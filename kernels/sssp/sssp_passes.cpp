@@ -1,0 +1,64 @@
+#include "kernels/sssp/sssp_passes.h"
+
+#include <cstddef>
+#include <limits>
+
+#include "workload/breadth_first.h"
+
+namespace ktune {
+
+SsspPassWork follow_sssp_passes(const CsrF64& graph, const std::vector<double>& weights, int32_t source,
+                                double delta) {
+  const int32_t n = vertex_count(graph);
+  SsspPassWork work;
+  if (source < 0 || source >= n) return work;
+  // Floats and 32-bit stamps: a tune follows a dozen Δ side by side on graphs of millions of
+  // vertices, and the counts need no exact distances.
+  constexpr float kUnreached = std::numeric_limits<float>::infinity();
+  std::vector<float> dist(static_cast<size_t>(n), kUnreached);
+  std::vector<int32_t> stamp(static_cast<size_t>(n), 0);  // the pass a vertex was last queued for
+  std::vector<char> pending(static_cast<size_t>(n), 0);   // waiting in the far set
+  std::vector<int32_t> queue{source}, next;
+  dist[static_cast<size_t>(source)] = 0;
+  double threshold = delta > 0 ? delta : std::numeric_limits<double>::infinity();
+  int64_t far = 0;
+  while (!queue.empty() || far > 0) {
+    ++work.passes;
+    work.queued += static_cast<int64_t>(queue.size());
+    next.clear();
+    for (const int32_t v : queue) {
+      if (v >= graph.rows) continue;  // no out-edges
+      for (int64_t e = graph.row_ptr[static_cast<size_t>(v)]; e < graph.row_ptr[static_cast<size_t>(v) + 1]; ++e) {
+        ++work.edges;
+        const int32_t head = graph.col_idx[static_cast<size_t>(e)];
+        const float offer = dist[static_cast<size_t>(v)] + static_cast<float>(weights[static_cast<size_t>(e)]);
+        if (!(offer < dist[static_cast<size_t>(head)])) continue;
+        dist[static_cast<size_t>(head)] = offer;
+        ++work.improvements;
+        if (!(offer < threshold)) {
+          if (!pending[static_cast<size_t>(head)]) pending[static_cast<size_t>(head)] = 1, ++far;
+          continue;
+        }
+        if (stamp[static_cast<size_t>(head)] <= work.passes) {
+          stamp[static_cast<size_t>(head)] = static_cast<int32_t>(work.passes + 1);
+          next.push_back(head);
+        }
+      }
+    }
+    queue.swap(next);
+    if (queue.empty() && far > 0) {
+      // As sssp_pass_end: the threshold rises by Δ (a sweep a rise, whether or not it finds any).
+      threshold += delta;
+      ++work.sweeps;
+      for (int32_t v = 0; v < n; ++v)
+        if (pending[static_cast<size_t>(v)] && dist[static_cast<size_t>(v)] < threshold) {
+          pending[static_cast<size_t>(v)] = 0;
+          --far;
+          queue.push_back(v);
+        }
+    }
+  }
+  return work;
+}
+
+}  // namespace ktune

@@ -1,0 +1,27 @@
+#pragma once
+// SSSP's work pass by pass as sssp_relax and sssp_sweep do it, followed on the host: how many
+// passes and bucket sweeps a configuration's algorithm and Δ take on this graph, and how many
+// edges it scans (the rework a formula can only guess: a large Δ settles a road network in a
+// few sweeps but re-relaxes a random graph's edges). One thread here, so a pass sees its own
+// improvements in queue order, as the GPU's does in part: counts between the GPU's best and
+// worst cases.
+#include <cstdint>
+#include <vector>
+
+#include "workload/csr_matrix.h"
+
+namespace ktune {
+
+struct SsspPassWork {
+  int64_t passes = 0;        // relaxation launches
+  int64_t sweeps = 0;        // far-set sweeps over every vertex (delta-stepping)
+  int64_t edges = 0;         // edges scanned
+  int64_t improvements = 0;  // offers that lowered a distance
+  int64_t queued = 0;        // queue entries over all passes
+};
+
+// From `source`, with one weight per nonzero; `delta` in distance units, 0 for Bellman-Ford.
+SsspPassWork follow_sssp_passes(const CsrF64& graph, const std::vector<double>& weights, int32_t source,
+                                double delta);
+
+}  // namespace ktune

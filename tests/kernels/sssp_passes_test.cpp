@@ -1,0 +1,62 @@
+// The host's walk of SSSP's passes (what the first model charges) against counts worked out by
+// hand on graphs small enough to follow: a path, and a heavy edge that a light detour beats.
+#include "kernels/sssp/sssp_passes.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/kernels/sssp_graphs.h"
+
+namespace ktune {
+namespace {
+
+using testing_support::sssp_case::weighted;
+
+// 0 -> 1 -> ... -> k, weight 1 each: a pass per edge and one that finds nothing to relax.
+TEST(SsspPasses, BellmanFordRelaxesAPathOnceAPass) {
+  const int32_t k = 9;
+  std::vector<std::tuple<int32_t, int32_t, double>> edges;
+  for (int32_t v = 0; v < k; ++v) edges.emplace_back(v, v + 1, 1.0);
+  const CsrF64 g = weighted(k + 1, edges, false);
+  const SsspPassWork w = follow_sssp_passes(g, g.values, 0, 0);
+  EXPECT_EQ(w.passes, k + 1);
+  EXPECT_EQ(w.sweeps, 0);
+  EXPECT_EQ(w.edges, k);
+  EXPECT_EQ(w.improvements, k);
+  EXPECT_EQ(w.queued, k + 1);
+}
+
+// 0 -> 1 (1), 0 -> 2 (10), 1 -> 2 (1), 2 -> 3 (1).
+CsrF64 heavy_edge_and_detour() { return weighted(4, {{0, 1, 1.0}, {0, 2, 10.0}, {1, 2, 1.0}, {2, 3, 1.0}}, false); }
+
+// Pass 1 queues 1 and 2 (at 10); pass 2 lowers 2 to 2 through 1, queues it again, and relaxes 2
+// (already at 2 in queue order) to 3; pass 3 relaxes 2 once more and 3: five edges scanned.
+TEST(SsspPasses, BellmanFordRescansAVertexLoweredAfterItWasQueued) {
+  const CsrF64 g = heavy_edge_and_detour();
+  const SsspPassWork w = follow_sssp_passes(g, g.values, 0, 0);
+  EXPECT_EQ(w.passes, 3);
+  EXPECT_EQ(w.edges, 5);
+  EXPECT_EQ(w.improvements, 4);
+  EXPECT_EQ(w.queued, 1 + 2 + 2);
+}
+
+// Δ 5: the heavy offer (10) waits in the far set; the detour reaches 2 and 3 below the
+// threshold in passes 2 and 3; pass 4 is empty, so the threshold rises to 10 and the sweep
+// queues 2 again (still flagged far), whose edge pass 5 scans for nothing.
+TEST(SsspPasses, DeltaSteppingSweepsTheFarSetWhenTheQueueEmpties) {
+  const CsrF64 g = heavy_edge_and_detour();
+  const SsspPassWork w = follow_sssp_passes(g, g.values, 0, 5);
+  EXPECT_EQ(w.passes, 5);
+  EXPECT_EQ(w.sweeps, 1);
+  EXPECT_EQ(w.edges, 2 + 1 + 1 + 0 + 1);
+  EXPECT_EQ(w.improvements, 4);
+}
+
+TEST(SsspPasses, ASourceOutsideTheGraphDoesNothing) {
+  const CsrF64 g = heavy_edge_and_detour();
+  const SsspPassWork w = follow_sssp_passes(g, g.values, 7, 0);
+  EXPECT_EQ(w.passes, 0);
+  EXPECT_EQ(w.edges, 0);
+}
+
+}  // namespace
+}  // namespace ktune
