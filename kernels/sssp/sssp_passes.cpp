@@ -8,7 +8,7 @@
 namespace ktune {
 
 SsspPassWork follow_sssp_passes(const CsrF64& graph, const std::vector<double>& weights, int32_t source,
-                                double delta) {
+                                double delta, int64_t budget) {
   const int32_t n = vertex_count(graph);
   SsspPassWork work;
   if (source < 0 || source >= n) return work;
@@ -21,8 +21,12 @@ SsspPassWork follow_sssp_passes(const CsrF64& graph, const std::vector<double>& 
   std::vector<int32_t> queue{source}, next;
   dist[static_cast<size_t>(source)] = 0;
   double threshold = delta > 0 ? delta : std::numeric_limits<double>::infinity();
-  int64_t far = 0;
+  int64_t far = 0, steps = 0;
   while (!queue.empty() || far > 0) {
+    if (steps > budget) {
+      work.cut_short = true;
+      break;
+    }
     ++work.passes;
     work.queued += static_cast<int64_t>(queue.size());
     next.clear();
@@ -46,6 +50,7 @@ SsspPassWork follow_sssp_passes(const CsrF64& graph, const std::vector<double>& 
       }
     }
     queue.swap(next);
+    steps = work.edges + work.sweeps * static_cast<int64_t>(n);
     if (queue.empty() && far > 0) {
       // As sssp_pass_end: the threshold rises by Δ (a sweep a rise, whether or not it finds any).
       threshold += delta;

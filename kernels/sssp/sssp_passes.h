@@ -18,10 +18,16 @@ struct SsspPassWork {
   int64_t edges = 0;         // edges scanned
   int64_t improvements = 0;  // offers that lowered a distance
   int64_t queued = 0;        // queue entries over all passes
+  bool cut_short = false;    // the walk passed its budget: every count a lower bound
 };
+
+// Steps (edges scanned plus vertices swept) a walk takes at most: about a second on one core.
+// A small Δ on a long road network sweeps every vertex once a bucket, millions of times; such a
+// configuration is slow on the GPU for the same reason, and its lower bound already says so.
+constexpr int64_t kSsspWalkBudget = int64_t{1} << 28;
 
 // From `source`, with one weight per nonzero; `delta` in distance units, 0 for Bellman-Ford.
 SsspPassWork follow_sssp_passes(const CsrF64& graph, const std::vector<double>& weights, int32_t source,
-                                double delta);
+                                double delta, int64_t budget = kSsspWalkBudget);
 
 }  // namespace ktune

@@ -51,6 +51,20 @@ TEST(SsspPasses, DeltaSteppingSweepsTheFarSetWhenTheQueueEmpties) {
   EXPECT_EQ(w.improvements, 4);
 }
 
+// A walk past its budget stops at the end of a pass, its counts lower bounds.
+TEST(SsspPasses, AWalkPastItsBudgetStopsShort) {
+  const int32_t k = 9;
+  std::vector<std::tuple<int32_t, int32_t, double>> edges;
+  for (int32_t v = 0; v < k; ++v) edges.emplace_back(v, v + 1, 1.0);
+  const CsrF64 g = weighted(k + 1, edges, false);
+  const SsspPassWork whole = follow_sssp_passes(g, g.values, 0, 0);
+  EXPECT_FALSE(whole.cut_short);
+  const SsspPassWork cut = follow_sssp_passes(g, g.values, 0, 0, 3);
+  EXPECT_TRUE(cut.cut_short);
+  EXPECT_EQ(cut.edges, 4);  // the pass that took it past 3 edges ends
+  EXPECT_EQ(cut.passes, 4);
+}
+
 TEST(SsspPasses, ASourceOutsideTheGraphDoesNothing) {
   const CsrF64 g = heavy_edge_and_detour();
   const SsspPassWork w = follow_sssp_passes(g, g.values, 7, 0);
