@@ -7,30 +7,98 @@
 
 namespace ktune {
 
-WorkEstimate estimate_bfs(const Workload& w, const BfsShape& shape, const BfsConfig& c) {
+namespace {
+
+enum class Mode { PushQueue, PushBitmap, Pull };
+
+// bfs_control.cu's push_mode and next_mode: how a level reads its frontier and which way it
+// runs, decided from the frontier the level before discovered.
+Mode push_mode(const BfsConfig& c, double frontier, double n) {
+  switch (c.frontier) {
+    case BfsFrontier::Queue: return Mode::PushQueue;
+    case BfsFrontier::Bitmap: return Mode::PushBitmap;
+    case BfsFrontier::Hybrid: break;
+  }
+  return frontier > std::floor(n / std::ldexp(1.0, c.dense_shift)) ? Mode::PushBitmap : Mode::PushQueue;
+}
+
+Mode next_mode(const BfsConfig& c, Mode mode, double frontier, double previous, double frontier_edges,
+               double unvisited_edges, double n) {
+  switch (c.direction) {
+    case BfsDirection::Push: return push_mode(c, frontier, n);
+    case BfsDirection::Pull: return Mode::Pull;
+    case BfsDirection::Optimising: break;
+  }
+  if (mode == Mode::Pull) return frontier < previous && frontier * c.beta < n ? push_mode(c, frontier, n) : Mode::Pull;
+  return frontier_edges * c.alpha > unvisited_edges ? Mode::Pull : push_mode(c, frontier, n);
+}
+
+}  // namespace
+
+WorkEstimate estimate_bfs(const Workload& w, const BfsShape& shape, const BfsConfig& c,
+                          const std::vector<BfsLevel>& levels) {
   const double n = std::max(1, shape.vertices);
-  const double m = static_cast<double>(shape.edges);
+  const double m = std::max<double>(1, static_cast<double>(shape.edges));
   const double sources = static_cast<double>(shape.sources.size());
-  const double levels = std::max(2.0, std::ceil(std::log2(n + 1)));
-  // Levels that sweep every vertex: all of them for a pull or a bitmap push, a few (the
-  // frontier's peak) for the switching configurations.
-  const bool sweeps_always =
-      c.direction == BfsDirection::Pull || (c.direction == BfsDirection::Push && c.frontier == BfsFrontier::Bitmap);
-  const double sweeps = sweeps_always ? levels : (c.uses_bitmap() ? 2 : 0);
-  const double pulled_edge_share = c.direction == BfsDirection::Pull ? 0.5 : (c.pulls() ? 0.35 : 0);
-  // A push gathers the depth of each edge's head: a 32-byte sector for 4 useful bytes.
-  const double push_bytes = (1 - pulled_edge_share) * m * (4 + 32) + n * 16;
-  const double pull_bytes = pulled_edge_share * m * (4 + 4) + sweeps * (4 * n + n / 8);
+  const bool stops_at_parent = c.balance == BfsBalance::Thread || c.balance == BfsBalance::Warp ||
+                               c.balance == BfsBalance::Block;
+  // One source's levels in the modes the configuration's switches choose, as the device does.
+  // `rounds`: the expansions' share of one expansion over every vertex's edges (the profile
+  // below), a level's the larger of its edges' and its items' (a vertex costs a warp or a block
+  // its rounds however few edges it has).
+  double push_edges = 0, pull_edges = 0, bytes = 0, rounds = 0;
+  if (!levels.empty()) {
+    double unvisited = m - static_cast<double>(levels[0].frontier_edges);
+    double unreached = n - 1;  // vertices a pull at this level still looks at
+    Mode mode = next_mode(c, Mode::PushQueue, 1, 0, static_cast<double>(levels[0].frontier_edges), m, n);
+    for (size_t l = 0; l < levels.size(); ++l) {
+      const BfsLevel& level = levels[l];
+      const double frontier = static_cast<double>(level.frontier), edges = static_cast<double>(level.frontier_edges);
+      switch (mode) {
+        case Mode::PushQueue:  // queue entries, row bounds; each edge's head and its depth (a sector)
+          push_edges += edges;
+          bytes += frontier * 16 + edges * (4 + 32);
+          rounds += std::max(edges / m, frontier / n);
+          break;
+        case Mode::PushBitmap:  // the whole bitmap swept for the frontier's bits
+          push_edges += edges;
+          bytes += n / 8 + frontier * 12 + edges * (4 + 32);
+          rounds += std::max(edges / m, frontier / n);
+          break;
+        case Mode::Pull: {  // every vertex's depth checked; in-edges against the frontier's bits
+          const double scanned =
+              static_cast<double>(stops_at_parent ? level.pull_edges_first : level.pull_edges_whole);
+          pull_edges += scanned;
+          bytes += n * 4 + scanned * (4 + 4);
+          rounds += std::max(scanned / m, unreached / n);
+          break;
+        }
+      }
+      if (l + 1 == levels.size()) break;
+      const BfsLevel& next_level = levels[l + 1];
+      const double next_frontier = static_cast<double>(next_level.frontier);
+      unreached -= next_frontier;
+      const double next_edges = static_cast<double>(next_level.frontier_edges);
+      unvisited -= next_edges;
+      const Mode next = next_mode(c, mode, next_frontier, frontier, next_edges, unvisited, n);
+      if (mode == Mode::PushQueue && next != Mode::PushQueue) bytes += next_frontier * 8;  // to the bitmap
+      if (mode != Mode::PushQueue && next == Mode::PushQueue) bytes += n / 8 + next_frontier * 4;  // to a queue
+      mode = next;
+    }
+  }
   WorkEstimate e;
-  e.dram_bytes = sources * (push_bytes + pull_bytes);
+  e.dram_bytes = sources * bytes;
+  e.gather_bytes = sources * push_edges * 32;  // the pushed heads' depths
+  e.gather_footprint = n * 4;
   e.threads_per_block = c.block;
   const std::shared_ptr<const ExpansionWork> expansion =
       expansion_work(w, {static_cast<int>(c.balance), c.block, c.coarsen});
   e.warp_work.assign(expansion->warp_work.begin(), expansion->warp_work.end());
   e.blocks = expansion->blocks;
+  for (double& work : e.warp_work) work *= rounds * sources;
   // A level runs one expansion and its end; a bitmap's copy and clearing count as two more.
-  const int per_level = 2 + (c.uses_bitmap() ? 2 : 0);
-  e.launches = static_cast<int32_t>(sources * (1 + levels * per_level));
+  const double per_level = 2 + (c.uses_bitmap() ? 2 : 0);
+  e.launches = static_cast<int32_t>(std::min(1e9, sources * (1 + static_cast<double>(levels.size()) * per_level)));
   e.unit_waits_on_load = true;  // a round reads the head's depth (or visit bit) at the index it just read
   return e;
 }

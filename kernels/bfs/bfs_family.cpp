@@ -121,7 +121,17 @@ Verdict BfsFamily::verify(const Problem&, const PlanOutput& output, std::string_
 }
 
 WorkEstimate BfsFamily::estimate(const Workload& w, const Problem& p, const Config& config) const {
-  return estimate_bfs(w, shape_of(w.matrix, p), BfsConfig::from(config));
+  const BfsShape shape = shape_of(w.matrix, p);
+  if (shape.sources.empty()) return estimate_bfs(w, shape, BfsConfig::from(config), {});
+  // The first source's levels stand for every source's, walked once for every configuration.
+  const int32_t source = shape.sources.front();
+  const std::shared_ptr<const std::vector<BfsLevel>> levels =
+      w.derived.get<std::vector<BfsLevel>>("bfs.levels " + std::to_string(source), [&] {
+        const std::shared_ptr<const GraphEdges> in_edges = graph_in_edges(w);
+        return follow_bfs_levels(w.matrix, reinterpret_cast<const int32_t*>(in_edges->row_ptr.data()),
+                                 reinterpret_cast<const int32_t*>(in_edges->col_idx.data()), source);
+      });
+  return estimate_bfs(w, shape, BfsConfig::from(config), *levels);
 }
 
 double BfsFamily::flops(const Workload& w, const Problem& p) const {

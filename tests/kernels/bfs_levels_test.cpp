@@ -1,0 +1,60 @@
+// The host's BFS levels (what the first model charges a BFS configuration for) against counts
+// worked out by hand on a star with a tail: 0 - {1, 2, 3}, 3 - 4, undirected.
+#include "kernels/bfs/bfs_levels.h"
+
+#include <gtest/gtest.h>
+
+#include "kernels/graph/graph_transpose.h"
+#include "tests/kernels/sssp_graphs.h"
+
+namespace ktune {
+namespace {
+
+CsrF64 star_with_tail() {
+  return testing_support::sssp_case::weighted(5, {{0, 1, 1.0}, {0, 2, 1.0}, {0, 3, 1.0}, {3, 4, 1.0}}, true);
+}
+
+std::vector<BfsLevel> levels_of(const CsrF64& g, int32_t source) {
+  const CsrF64 in = transpose_graph(g);
+  return follow_bfs_levels(g, in.row_ptr.data(), in.col_idx.data(), source);
+}
+
+TEST(BfsLevels, FrontiersAndTheEdgesTheyPush) {
+  const std::vector<BfsLevel> levels = levels_of(star_with_tail(), 0);
+  ASSERT_EQ(levels.size(), 3u);
+  EXPECT_EQ(levels[0].frontier, 1);
+  EXPECT_EQ(levels[0].frontier_edges, 3);
+  EXPECT_EQ(levels[1].frontier, 3);
+  EXPECT_EQ(levels[1].frontier_edges, 1 + 1 + 2);
+  EXPECT_EQ(levels[2].frontier, 1);
+  EXPECT_EQ(levels[2].frontier_edges, 1);
+}
+
+// A pull at level 0 reads vertices 1-4: whole, their in-degrees 1 + 1 + 2 + 1; stopping at the
+// first parent, 1, 2 and 3 find 0 first (one edge each) and 4, not a neighbour of 0, reads its
+// one edge. At level 1 only 4 is left: its one in-edge, to 3, is its parent.
+TEST(BfsLevels, WhatAPullWouldScanAtEachLevel) {
+  const std::vector<BfsLevel> levels = levels_of(star_with_tail(), 0);
+  ASSERT_EQ(levels.size(), 3u);
+  EXPECT_EQ(levels[0].pull_edges_whole, 5);
+  EXPECT_EQ(levels[0].pull_edges_first, 4);
+  EXPECT_EQ(levels[1].pull_edges_whole, 1);
+  EXPECT_EQ(levels[1].pull_edges_first, 1);
+  EXPECT_EQ(levels[2].pull_edges_whole, 0);
+  EXPECT_EQ(levels[2].pull_edges_first, 0);
+}
+
+// Two components, 0 - 1 and 2 - 3: from 0, vertices 2 and 3 are never reached, and every pull reads
+// their in-edges whole. A source outside the graph has no levels.
+TEST(BfsLevels, UnreachedVerticesAreReadByEveryPull) {
+  const CsrF64 g = testing_support::sssp_case::weighted(4, {{0, 1, 1.0}, {2, 3, 1.0}}, true);
+  const std::vector<BfsLevel> levels = levels_of(g, 0);
+  ASSERT_EQ(levels.size(), 2u);
+  EXPECT_EQ(levels[0].pull_edges_whole, 1 + 2);  // vertex 1, and 2 and 3 (never reached)
+  EXPECT_EQ(levels[1].pull_edges_whole, 2);
+  EXPECT_EQ(levels[0].pull_edges_first, 1 + 2);
+  EXPECT_TRUE(levels_of(g, 9).empty());
+}
+
+}  // namespace
+}  // namespace ktune
