@@ -40,13 +40,18 @@ WorkEstimate estimate_bfs(const Workload& w, const BfsShape& shape, const BfsCon
   const double n = std::max(1, shape.vertices);
   const double m = std::max<double>(1, static_cast<double>(shape.edges));
   const double sources = static_cast<double>(shape.sources.size());
+  // The schedules that give a vertex to a thread, warp or block (the others share out edges).
   const bool stops_at_parent = c.balance == BfsBalance::Thread || c.balance == BfsBalance::Warp ||
                                c.balance == BfsBalance::Block;
   // One source's levels in the modes the configuration's switches choose, as the device does.
   // `rounds`: the expansions' share of one expansion over every vertex's edges (the profile
-  // below), a level's the larger of its edges' and its items' (a vertex costs a warp or a block
-  // its rounds however few edges it has).
+  // below). Where a thread, warp or block takes a vertex, a level's share is the larger of its
+  // edges' and its items' (a vertex costs its rounds however few edges it has); where a group
+  // shares out its vertices' edges, an item without edges costs next to nothing.
   double push_edges = 0, pull_edges = 0, bytes = 0, rounds = 0;
+  const auto share = [&](double scanned, double items) {
+    return stops_at_parent ? std::max(scanned / m, items / n) : scanned / m;
+  };
   if (!levels.empty()) {
     double unvisited = m - static_cast<double>(levels[0].frontier_edges);
     double unreached = n - 1;  // vertices a pull at this level still looks at
@@ -58,19 +63,19 @@ WorkEstimate estimate_bfs(const Workload& w, const BfsShape& shape, const BfsCon
         case Mode::PushQueue:  // queue entries, row bounds; each edge's head and its depth (a sector)
           push_edges += edges;
           bytes += frontier * 16 + edges * (4 + 32);
-          rounds += std::max(edges / m, frontier / n);
+          rounds += share(edges, frontier);
           break;
         case Mode::PushBitmap:  // the whole bitmap swept for the frontier's bits
           push_edges += edges;
           bytes += n / 8 + frontier * 12 + edges * (4 + 32);
-          rounds += std::max(edges / m, frontier / n);
+          rounds += share(edges, frontier);
           break;
         case Mode::Pull: {  // every vertex's depth checked; in-edges against the frontier's bits
           const double scanned =
               static_cast<double>(stops_at_parent ? level.pull_edges_first : level.pull_edges_whole);
           pull_edges += scanned;
           bytes += n * 4 + scanned * (4 + 4);
-          rounds += std::max(scanned / m, unreached / n);
+          rounds += share(scanned, unreached);
           break;
         }
       }
