@@ -2,16 +2,27 @@
 
 #include <cstddef>
 #include <limits>
+#include <mutex>
 
 #include "workload/breadth_first.h"
 
 namespace ktune {
+
+namespace {
+// A walk's state a vertex: its distance, stamp, far flag and two queue slots.
+constexpr int64_t kWalkBytesPerVertex = 4 + 4 + 1 + 2 * 4;
+}  // namespace
 
 SsspPassWork follow_sssp_passes(const CsrF64& graph, const std::vector<double>& weights, int32_t source,
                                 double delta, int64_t budget) {
   const int32_t n = vertex_count(graph);
   SsspPassWork work;
   if (source < 0 || source >= n) return work;
+  // A tune estimates its configurations side by side, a walk per Δ: on a graph of tens of
+  // millions of vertices, walks whose state passes 256 MB take turns instead of multiplying it.
+  static std::mutex large_walks;
+  std::unique_lock<std::mutex> turn(large_walks, std::defer_lock);
+  if (static_cast<int64_t>(n) * kWalkBytesPerVertex > (int64_t{256} << 20)) turn.lock();
   // Floats and 32-bit stamps: a tune follows a dozen Δ side by side on graphs of millions of
   // vertices, and the counts need no exact distances.
   constexpr float kUnreached = std::numeric_limits<float>::infinity();
