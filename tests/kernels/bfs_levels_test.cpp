@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+#include <vector>
+
 #include "kernels/graph/graph_transpose.h"
 #include "tests/kernels/sssp_graphs.h"
 
@@ -19,40 +22,39 @@ std::vector<BfsLevel> levels_of(const CsrF64& g, int32_t source) {
   return follow_bfs_levels(g, in.row_ptr.data(), in.col_idx.data(), source);
 }
 
+using Counts = std::vector<std::pair<int64_t, int64_t>>;
+
+// Each level's frontier and the out-edges pushing it scans.
+Counts pushes(const std::vector<BfsLevel>& levels) {
+  Counts out;
+  for (const BfsLevel& l : levels) out.emplace_back(l.frontier, l.frontier_edges);
+  return out;
+}
+
+// What a pull at each level scans: whole, and up to each vertex's first parent.
+Counts pulls(const std::vector<BfsLevel>& levels) {
+  Counts out;
+  for (const BfsLevel& l : levels) out.emplace_back(l.pull_edges_whole, l.pull_edges_first);
+  return out;
+}
+
 TEST(BfsLevels, FrontiersAndTheEdgesTheyPush) {
-  const std::vector<BfsLevel> levels = levels_of(star_with_tail(), 0);
-  ASSERT_EQ(levels.size(), 3u);
-  EXPECT_EQ(levels[0].frontier, 1);
-  EXPECT_EQ(levels[0].frontier_edges, 3);
-  EXPECT_EQ(levels[1].frontier, 3);
-  EXPECT_EQ(levels[1].frontier_edges, 1 + 1 + 2);
-  EXPECT_EQ(levels[2].frontier, 1);
-  EXPECT_EQ(levels[2].frontier_edges, 1);
+  EXPECT_EQ(pushes(levels_of(star_with_tail(), 0)), (Counts{{1, 3}, {3, 1 + 1 + 2}, {1, 1}}));
 }
 
 // A pull at level 0 reads vertices 1-4: whole, their in-degrees 1 + 1 + 2 + 1; stopping at the
 // first parent, 1, 2 and 3 find 0 first (one edge each) and 4, not a neighbour of 0, reads its
 // one edge. At level 1 only 4 is left: its one in-edge, to 3, is its parent.
 TEST(BfsLevels, WhatAPullWouldScanAtEachLevel) {
-  const std::vector<BfsLevel> levels = levels_of(star_with_tail(), 0);
-  ASSERT_EQ(levels.size(), 3u);
-  EXPECT_EQ(levels[0].pull_edges_whole, 5);
-  EXPECT_EQ(levels[0].pull_edges_first, 4);
-  EXPECT_EQ(levels[1].pull_edges_whole, 1);
-  EXPECT_EQ(levels[1].pull_edges_first, 1);
-  EXPECT_EQ(levels[2].pull_edges_whole, 0);
-  EXPECT_EQ(levels[2].pull_edges_first, 0);
+  EXPECT_EQ(pulls(levels_of(star_with_tail(), 0)), (Counts{{5, 4}, {1, 1}, {0, 0}}));
 }
 
 // Two components, 0 - 1 and 2 - 3: from 0, vertices 2 and 3 are never reached, and every pull reads
 // their in-edges whole. A source outside the graph has no levels.
 TEST(BfsLevels, UnreachedVerticesAreReadByEveryPull) {
   const CsrF64 g = testing_support::sssp_case::weighted(4, {{0, 1, 1.0}, {2, 3, 1.0}}, true);
-  const std::vector<BfsLevel> levels = levels_of(g, 0);
-  ASSERT_EQ(levels.size(), 2u);
-  EXPECT_EQ(levels[0].pull_edges_whole, 1 + 2);  // vertex 1, and 2 and 3 (never reached)
-  EXPECT_EQ(levels[1].pull_edges_whole, 2);
-  EXPECT_EQ(levels[0].pull_edges_first, 1 + 2);
+  // Vertex 1 and the never reached 2 and 3 at level 0 (vertex 1's one edge leads to its parent).
+  EXPECT_EQ(pulls(levels_of(g, 0)), (Counts{{1 + 2, 1 + 2}, {2, 2}}));
   EXPECT_TRUE(levels_of(g, 9).empty());
 }
 

@@ -11,12 +11,17 @@ namespace {
 
 using testing_support::sssp_case::weighted;
 
-// 0 -> 1 -> ... -> k, weight 1 each: a pass per edge and one that finds nothing to relax.
-TEST(SsspPasses, BellmanFordRelaxesAPathOnceAPass) {
-  const int32_t k = 9;
+// 0 -> 1 -> ... -> k, weight 1 each.
+CsrF64 unit_path(int32_t k) {
   std::vector<std::tuple<int32_t, int32_t, double>> edges;
   for (int32_t v = 0; v < k; ++v) edges.emplace_back(v, v + 1, 1.0);
-  const CsrF64 g = weighted(k + 1, edges, false);
+  return weighted(k + 1, edges, false);
+}
+
+// A pass per edge and one that finds nothing to relax.
+TEST(SsspPasses, BellmanFordRelaxesAPathOnceAPass) {
+  const int32_t k = 9;
+  const CsrF64 g = unit_path(k);
   const SsspPassWork w = follow_sssp_passes(g, g.values, 0, 0);
   EXPECT_EQ(w.passes, k + 1);
   EXPECT_EQ(w.sweeps, 0);
@@ -53,10 +58,7 @@ TEST(SsspPasses, DeltaSteppingSweepsTheFarSetWhenTheQueueEmpties) {
 
 // A walk past its budget stops at the end of a pass, its counts lower bounds.
 TEST(SsspPasses, AWalkPastItsBudgetStopsShort) {
-  const int32_t k = 9;
-  std::vector<std::tuple<int32_t, int32_t, double>> edges;
-  for (int32_t v = 0; v < k; ++v) edges.emplace_back(v, v + 1, 1.0);
-  const CsrF64 g = weighted(k + 1, edges, false);
+  const CsrF64 g = unit_path(9);
   const SsspPassWork whole = follow_sssp_passes(g, g.values, 0, 0);
   EXPECT_FALSE(whole.cut_short);
   const SsspPassWork cut = follow_sssp_passes(g, g.values, 0, 0, 3);
