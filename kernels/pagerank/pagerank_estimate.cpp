@@ -55,11 +55,20 @@ WorkEstimate estimate_pagerank(const PagerankGraphDigest& g, const PagerankProbl
     const bool pull = c.direction == PagerankDirection::Pull;
     e.blocks = std::max<int64_t>(1, ceil_div(static_cast<int64_t>(g.out_degrees.size()), c.items_per_block()));
     e.warp_work = lane_group_warp_work(pull ? g.in_degrees : g.out_degrees, c.block, c.lanes, c.items, e.blocks);
-    for (double& w : e.warp_work) w *= iterations;
+    // A pull's round waits on an in-edge's tail, then on the contribution gathered there; a
+    // push's on an out-edge's head only (its atomicAdd returns nothing to wait for).
+    const double round_trips = pull ? 2 : 1;
+    for (double& w : e.warp_work) w *= iterations * round_trips;
+    // A warp's groups gather for their own vertices: 32 / lanes independent streams of sectors
+    // in a round where the model counts four lines.
+    e.loads_in_flight = std::max(1.0, 32.0 / c.lanes / 4);
     per_iteration = pull ? kIndexBytes * n + 2 * value * n + csr + kSectorBytes * m + 2 * value * n
                          : csr + value * n + kSectorBytes * m + 4 * value * n;
   }
   e.dram_bytes = value * n + iterations * per_iteration;
+  // The contributions each edge gathers (a sector each) come from one vector of n values.
+  e.gather_bytes = iterations * kSectorBytes * m;
+  e.gather_footprint = value * n;
   // init and the fills, then the iteration's launches (three, or four for a pull over edges).
   const double per_iteration_launches = c.direction == PagerankDirection::PullEdges ? 4 : 3;
   e.launches = static_cast<int32_t>(3 + per_iteration_launches * iterations);
