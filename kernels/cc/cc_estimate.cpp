@@ -60,15 +60,21 @@ WorkEstimate estimate_cc(const CcGraphDigest& g, const CcConfig& c) {
                                      2 * kSectorBytes * static_cast<double>(g.pairs);
   e.unit_waits_on_load = true;  // a round reads a label at the index it just read
   const double jumping = c.jumps > 0 ? 2 * kIndexBytes * n + kSectorBytes * n * c.jumps : 0;
+  // The labels every pass gathers (a sector each) come from one array of n.
+  const double gathered_per_pass =
+      kSectorBytes * (by_vertex ? static_cast<double>(g.adjacency) : 2 * static_cast<double>(g.pairs));
+  e.gather_footprint = kIndexBytes * n;
   if (c.algorithm == CcAlgorithm::UnionFind) {
     // Each edge's two finds read a root's label beyond its ends' (paths stay short: halving);
     // the compression reads a label and its root's per vertex and writes one.
     const double finds = 2 * kSectorBytes * static_cast<double>(g.pairs);
     e.dram_bytes = kIndexBytes * n + edge_pass + finds + 2 * kIndexBytes * n + kSectorBytes * n;
+    e.gather_bytes = gathered_per_pass + finds;
     e.launches = 3;
     return e;
   }
   e.dram_bytes = kIndexBytes * n + iterations * (edge_pass + jumping);
+  e.gather_bytes = iterations * gathered_per_pass;
   // The fill of the flag counts as a launch: it is a device operation of its own.
   e.launches = static_cast<int32_t>(1 + iterations * (2 + (c.jumps > 0 ? 1 : 0)));
   return e;
