@@ -48,7 +48,7 @@ WorkEstimate estimate_bfs(const Workload& w, const BfsShape& shape, const BfsCon
   // below). Where a thread, warp or block takes a vertex, a level's share is the larger of its
   // edges' and its items' (a vertex costs its rounds however few edges it has); where a group
   // shares out its vertices' edges, an item without edges costs next to nothing.
-  double push_edges = 0, pull_edges = 0, bytes = 0, rounds = 0;
+  double push_edges = 0, bytes = 0, rounds = 0;
   const auto share = [&](double scanned, double items) {
     return stops_at_parent ? std::max(scanned / m, items / n) : scanned / m;
   };
@@ -73,7 +73,6 @@ WorkEstimate estimate_bfs(const Workload& w, const BfsShape& shape, const BfsCon
         case Mode::Pull: {  // every vertex's depth checked; in-edges against the frontier's bits
           const double scanned =
               static_cast<double>(stops_at_parent ? level.pull_edges_first : level.pull_edges_whole);
-          pull_edges += scanned;
           bytes += n * 4 + scanned * (4 + 4);
           rounds += share(scanned, unreached);
           break;
