@@ -244,19 +244,23 @@ TEST(BfsFamily, TheEstimateSeesTheSkewAThreadPerVertexSuffers) {
   EXPECT_GT(family.flops(w, p), 0);
 }
 
-TEST(BfsFamily, CanonicalMovesStartInsideTheSpace) {
-  const BfsFamily family;
-  const CanonicalMoves moves = family.canonical_moves(bfs_problem());
-  ASSERT_FALSE(moves.starts.empty());
-  for (const Config& c : moves.starts) {
-    EXPECT_TRUE(bfs_space().valid(c)) << bfs_space().violation(c);
-    for (const CanonicalDirection& d : moves.directions) {
-      if (std::optional<Config> next = d.step(c)) {
-        EXPECT_TRUE(bfs_space().valid(*next));
-      }
-    }
-  }
-}
 
+// The estimate runs the configuration's switches over the graph's real levels: on a star, whose
+// second level holds every other vertex, a direction-optimising BFS pulls that level, and with a
+// thread a vertex each leaf stops at its first in-edge (the centre), reading far fewer bytes
+// than the push (a sector for each of the centre's edges) or than a pull at every level.
+TEST(BfsFamily, TheEstimateFollowsTheLevelsEachSwitchChooses) {
+  const BfsFamily family;
+  const Workload w = graph_workload(star_graph(4000));
+  const Problem p = bfs_problem({{"sources", {7}}});
+  Config optimising = push_queue_config();
+  optimising["direction"] = static_cast<int64_t>(BfsDirection::Optimising);
+  optimising["frontier"] = static_cast<int64_t>(BfsFrontier::Hybrid);
+  const double push = family.estimate(w, p, push_queue_config()).dram_bytes;
+  const double switching = family.estimate(w, p, optimising).dram_bytes;
+  const double pull = family.estimate(w, p, pull_config()).dram_bytes;
+  EXPECT_LT(switching, 0.5 * push);
+  EXPECT_LT(switching, pull);
+}
 }  // namespace
 }  // namespace ktune

@@ -53,18 +53,6 @@ TEST(SpmvDirections, EveryScheduleHasACanonicalStart) {
                                                SpmvSchedule::AdaptiveHot}));
 }
 
-TEST(SpmvDirections, EveryStepFromEveryStartStaysInTheSpace) {
-  const CanonicalMoves moves = find_family("spmv")->canonical_moves({});
-  const ParameterSpace space = spmv_space();
-  ASSERT_FALSE(moves.starts.empty());
-  for (Config c : moves.starts) {
-    ASSERT_TRUE(space.valid(c)) << space.canonical(c);
-    for (const CanonicalDirection& d : moves.directions)
-      for (std::optional<Config> next = d.step(c); next; next = d.step(*next))
-        EXPECT_TRUE(space.valid(*next)) << d.name << " " << space.canonical(*next);
-  }
-}
-
 TEST(SaakeOnFirstModel, WalksToAValidConfigurationNoSlowerThanItsStart) {
   Workload w;
   w.matrix = generate_stencil_2d(64);
