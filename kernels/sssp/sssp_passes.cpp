@@ -49,7 +49,6 @@ SsspPassWork follow_sssp_passes(const CsrF64& graph, const std::vector<double>& 
         const float offer = dist[static_cast<size_t>(v)] + static_cast<float>(weights[static_cast<size_t>(e)]);
         if (!(offer < dist[static_cast<size_t>(head)])) continue;
         dist[static_cast<size_t>(head)] = offer;
-        ++work.improvements;
         if (!(offer < threshold)) {
           if (!pending[static_cast<size_t>(head)]) pending[static_cast<size_t>(head)] = 1, ++far;
           continue;

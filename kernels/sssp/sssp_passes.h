@@ -16,7 +16,6 @@ struct SsspPassWork {
   int64_t passes = 0;        // relaxation launches
   int64_t sweeps = 0;        // far-set sweeps over every vertex (delta-stepping)
   int64_t edges = 0;         // edges scanned
-  int64_t improvements = 0;  // offers that lowered a distance
   int64_t queued = 0;        // queue entries over all passes
   bool cut_short = false;    // the walk passed its budget: every count a lower bound
 };
