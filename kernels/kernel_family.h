@@ -53,8 +53,15 @@ struct WorkEstimate {
   double loads_in_flight = 1;
   // Of dram_bytes, those gathered at random as whole sectors from one array of gather_footprint
   // bytes: where L2 holds that array, DRAM moves it once instead.
+  // L2 serves them a request each, at its tag pipe's rate, even where it holds the array.
   double gather_bytes = 0;
   double gather_footprint = 0;
+  // Atomics on one address over the run (each block's share of a global sum): the L2 slice
+  // that owns the address serves them one at a time.
+  double serial_atomics = 0;
+  // Blocks the run's launches dispatch in all, where many short blocks make the block
+  // scheduler the limit (0: not counted).
+  double blocks_dispatched = 0;
 };
 
 // A canonical direction of the model-driven walk (SAAKE, digest-000 §2.9): thread-block

@@ -14,6 +14,7 @@ namespace ktune {
 namespace {
 
 constexpr int kWarpSize = 32;
+constexpr double kSectorBytes = 32;
 // Loads one warp keeps in flight: four 128-byte lines, a loop unrolled a few times.
 constexpr double kBytesInFlightPerWarp = 512;
 // The cheapest work unit (a loop iteration) is still a few dependent instructions.
@@ -113,6 +114,11 @@ Prediction predict(const WorkEstimate& work, const ResourceUsage& usage, const G
   const double active_warps_per_sm = std::min<double>(occ.warps_per_sm, warps / gpu.sms);
   const double dram_efficiency = std::min(1.0, active_warps_per_sm / warps_to_saturate);
   p.memory_us = bytes / (gpu.dram_bandwidth_gbs * 1e3 * dram_efficiency);
+  // Gathers that L2 holds still pass its tag pipe, a request a sector.
+  const double cycles_per_us = gpu.clock_ghz * 1e3;
+  const double gather_requests = work.gather_bytes / kSectorBytes;
+  p.memory_us = std::max(p.memory_us, gather_requests * gpu.timing[static_cast<size_t>(Resource::L2Tag)].gap /
+                                          (gpu.sms * cycles_per_us));
 
   if (total_units > 0) {
     // A warp alone is latency bound: it moves its share of bytes at its in-flight rate.
@@ -126,6 +132,9 @@ Prediction predict(const WorkEstimate& work, const ResourceUsage& usage, const G
     p.compute_us = schedule.busiest_slot * unit_ns / 1e3;
     p.imbalance = schedule.imbalance;
   }
+  // What runs one at a time device-wide: atomics on one address, and the block scheduler.
+  p.compute_us = std::max({p.compute_us, work.serial_atomics * gpu.same_address_atomic_ns / 1e3,
+                           work.blocks_dispatched * gpu.block_dispatch_cycles / cycles_per_us});
   p.time_us = p.launch_us + std::max(p.memory_us, p.compute_us);
   p.bottleneck = name_bottleneck(p, dram_efficiency);
   return p;

@@ -57,6 +57,8 @@ struct GpuSpec {
   // of many short blocks is bound by it (calibration's block_dispatch_gap; 0, not modelled, for
   // an architecture never calibrated).
   double block_dispatch_cycles = 0;
+  // Atomics on one address follow one another at this interval (0: not modelled).
+  double same_address_atomic_ns = 0;
   // What the abstract emulator needs (digest-000 §2.2); calibration replaces the defaults.
   int schedulers_per_sm = 0;
   int issue_per_scheduler = 0;  // instructions a scheduler issues per cycle

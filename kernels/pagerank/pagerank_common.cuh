@@ -7,12 +7,27 @@
 // the L1 change of the iteration; pagerank_check reads and clears both.
 typedef KT_VALUE value_t;
 
-// Adds every thread's v into *total, one atomic per warp (its lanes summed by shuffles).
-// Every lane of the warp must call it.
-__device__ __forceinline__ void add_to_total(value_t v, value_t* total) {
+// Adds every thread's v into *total with one atomic per block: atomics on one address are
+// served one at a time (about a nanosecond each on an H100), so one per warp cost a graph of
+// millions of vertices more per iteration than its edges did. Every thread of the block must
+// call it, once per kernel (its shared array is not reused).
+__device__ __forceinline__ value_t warp_sum(value_t v) {
 #pragma unroll
   for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
-  if ((threadIdx.x & 31) == 0 && v != value_t(0)) atomicAdd(total, v);
+  return v;
+}
+
+__device__ __forceinline__ void add_to_total(value_t v, value_t* total) {
+  constexpr int kWarps = (KT_BLOCK + 31) / 32;
+  __shared__ value_t warp_totals[kWarps];
+  v = warp_sum(v);
+  if (kWarps > 1) {
+    if ((threadIdx.x & 31) == 0) warp_totals[threadIdx.x / 32] = v;
+    __syncthreads();
+    if (threadIdx.x >= 32) return;
+    v = warp_sum(threadIdx.x < kWarps ? warp_totals[threadIdx.x] : value_t(0));
+  }
+  if (threadIdx.x == 0 && v != value_t(0)) atomicAdd(total, v);
 }
 
 // Ranks start uniform.

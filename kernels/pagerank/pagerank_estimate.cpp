@@ -26,7 +26,23 @@ PagerankGraphDigest pagerank_graph_digest(const CsrF64& graph) {
   for (int32_t v = 0; v < n; ++v) g.out_degrees[static_cast<size_t>(v)] = out_degree(graph, v);
   for (int32_t v : graph.col_idx) ++g.in_degrees[static_cast<size_t>(v)];
   g.edges = graph.nnz();
+  constexpr int kSpans = 14;  // up to 8192 vertices a block: every span the space makes
+  g.dangling_runs.assign(kSpans, 0);
+  for (int k = 0; k < kSpans; ++k) {
+    int64_t last = -1;
+    for (int32_t v = 0; v < n; ++v)
+      if (g.out_degrees[static_cast<size_t>(v)] == 0 && (v >> k) != last) {
+        last = v >> k;
+        ++g.dangling_runs[static_cast<size_t>(k)];
+      }
+  }
   return g;
+}
+
+int64_t PagerankGraphDigest::dangling_runs_of(int64_t span) const {
+  int k = 0;
+  while ((int64_t{1} << (k + 1)) <= span && k + 1 < static_cast<int>(dangling_runs.size())) ++k;
+  return dangling_runs.empty() ? 0 : dangling_runs[static_cast<size_t>(k)];
 }
 
 int64_t pagerank_expected_iterations(const PagerankProblem& p) {
@@ -34,12 +50,11 @@ int64_t pagerank_expected_iterations(const PagerankProblem& p) {
   return std::clamp<int64_t>(static_cast<int64_t>(iterations), 1, p.max_iterations);
 }
 
-WorkEstimate estimate_pagerank(const PagerankGraphDigest& g, const PagerankProblem& problem,
-                               const PagerankConfig& c, Dtype dtype) {
+WorkEstimate estimate_pagerank(const PagerankGraphDigest& g, const PagerankConfig& c, Dtype dtype, int64_t run_iterations) {
   const auto n = static_cast<double>(g.out_degrees.size());
   const auto m = static_cast<double>(g.edges);
   const auto value = static_cast<double>(dtype_size(dtype));
-  const auto iterations = static_cast<double>(pagerank_expected_iterations(problem));
+  const auto iterations = static_cast<double>(std::max<int64_t>(run_iterations, 1));
   WorkEstimate e;
   e.threads_per_block = c.block;
   const double csr = kIndexBytes * (n + 1 + m);
@@ -66,6 +81,28 @@ WorkEstimate estimate_pagerank(const PagerankGraphDigest& g, const PagerankProbl
                          : csr + value * n + kSectorBytes * m + 4 * value * n;
   }
   e.dram_bytes = value * n + iterations * per_iteration;
+  // Each block adds its share of the change (pull, finish) or of the dangling rank (contrib,
+  // scatter) to one sum with one atomic; the one-thread check ends the iteration.
+  const double vertex_blocks = std::ceil(n / c.block);
+  const auto pass_blocks = static_cast<double>(e.blocks);
+  const auto dangling_vertex_blocks = static_cast<double>(g.dangling_runs_of(c.block));
+  double serial = 0, dispatched = 1;
+  switch (c.direction) {
+    case PagerankDirection::Pull:
+      serial = dangling_vertex_blocks + pass_blocks;
+      dispatched += vertex_blocks + pass_blocks;
+      break;
+    case PagerankDirection::Push:
+      serial = static_cast<double>(g.dangling_runs_of(c.items_per_block())) + vertex_blocks;
+      dispatched += pass_blocks + vertex_blocks;
+      break;
+    case PagerankDirection::PullEdges:
+      serial = dangling_vertex_blocks + vertex_blocks;
+      dispatched += 2 * vertex_blocks + pass_blocks;
+      break;
+  }
+  e.serial_atomics = iterations * serial;
+  e.blocks_dispatched = iterations * dispatched;
   // The contributions each edge gathers (a sector each) come from one vector of n values.
   e.gather_bytes = iterations * kSectorBytes * m;
   e.gather_footprint = value * n;

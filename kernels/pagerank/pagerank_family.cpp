@@ -184,8 +184,13 @@ LaunchPlan PagerankFamily::prepare(const Workload& w, const Problem& p, const Co
   return plan;
 }
 
+std::shared_ptr<const PagerankRun> PagerankFamily::run(const Workload& w, const Problem& p) const {
+  return w.derived.get<PagerankRun>("pagerank.run " + p.key(),
+                                    [&] { return pagerank_reference(w.matrix, PagerankProblem::of(p)); });
+}
+
 Reference PagerankFamily::reference(const Workload& w, const Problem& p) const {
-  return {{"rank", pagerank_reference(w.matrix, PagerankProblem::of(p))}};
+  return {{"rank", run(w, p)->ranks}};
 }
 
 Verdict PagerankFamily::verify(const Problem& p, const PlanOutput& output, std::string_view got,
@@ -194,7 +199,13 @@ Verdict PagerankFamily::verify(const Problem& p, const PlanOutput& output, std::
 }
 
 WorkEstimate PagerankFamily::estimate(const Workload& w, const Problem& p, const Config& config) const {
-  return estimate_pagerank(*digest(w), PagerankProblem::of(p), PagerankConfig::from(config), p.precision.output);
+  const PagerankProblem problem = PagerankProblem::of(p);
+  // How fast the ranks settle depends on the graph (a random graph's in a dozen iterations, a
+  // road network's in a hundred): the host's run says, where it costs at most a few seconds
+  // (and a measured tune's check needs it anyway); past that, the damping's worst case.
+  const bool walk = w.matrix.nnz() * int64_t{problem.max_iterations} <= kPagerankWalkBudget;
+  const int64_t iterations = walk ? run(w, p)->iterations : pagerank_expected_iterations(problem);
+  return estimate_pagerank(*digest(w), PagerankConfig::from(config), p.precision.output, iterations);
 }
 
 double PagerankFamily::flops(const Workload& w, const Problem&) const {

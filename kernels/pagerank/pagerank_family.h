@@ -6,6 +6,7 @@
 #include "kernels/kernel_family.h"
 #include "kernels/pagerank/pagerank_config.h"
 #include "kernels/pagerank/pagerank_estimate.h"
+#include "kernels/pagerank/pagerank_reference.h"
 
 namespace ktune {
 
@@ -35,6 +36,8 @@ class PagerankFamily : public KernelFamily {
 
  private:
   std::shared_ptr<const PagerankGraphDigest> digest(const Workload& w) const;
+  // The reference's run (ranks and iterations), once per workload and problem.
+  std::shared_ptr<const PagerankRun> run(const Workload& w, const Problem& p) const;
 };
 
 }  // namespace ktune

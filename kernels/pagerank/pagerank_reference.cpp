@@ -3,17 +3,20 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <utility>
 
 #include "workload/breadth_first.h"
 
 namespace ktune {
 
-std::vector<double> pagerank_reference(const CsrF64& graph, const PagerankProblem& problem) {
+PagerankRun pagerank_reference(const CsrF64& graph, const PagerankProblem& problem) {
   const int32_t n = vertex_count(graph);
-  if (n == 0) return {};
+  PagerankRun run;
+  if (n == 0) return run;
   const double d = problem.damping;
   std::vector<double> x(static_cast<size_t>(n), 1.0 / n), y(static_cast<size_t>(n));
-  for (int32_t iteration = 0; iteration < problem.max_iterations; ++iteration) {
+  while (run.iterations < problem.max_iterations) {
+    ++run.iterations;
     double dangling = 0;
     std::fill(y.begin(), y.end(), 0.0);
     for (int32_t u = 0; u < n; ++u) {
@@ -33,7 +36,8 @@ std::vector<double> pagerank_reference(const CsrF64& graph, const PagerankProble
     x.swap(y);
     if (change < problem.tolerance) break;
   }
-  return x;
+  run.ranks = std::move(x);
+  return run;
 }
 
 double pagerank_l1_bound(const PagerankProblem& problem) {

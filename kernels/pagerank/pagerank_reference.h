@@ -1,5 +1,6 @@
 #pragma once
 // The CPU answer PageRank kernels are checked against, and the check itself.
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -13,8 +14,13 @@ namespace ktune {
 //   y_v = (1 - d) / n + d (sum over edges u -> v of x_u / outdeg(u) + dangling / n),
 // dangling the rank of the vertices without out-edges (spread uniformly); it stops after the
 // iteration whose L1 change sum |y - x| is below the tolerance, or after max_iterations.
-// Edge values are ignored (an edge is an edge). vertex_count(graph) ranks.
-std::vector<double> pagerank_reference(const CsrF64& graph, const PagerankProblem& problem);
+// Edge values are ignored (an edge is an edge). vertex_count(graph) ranks, and how many
+// iterations it took: the device's loop runs about as many (the first model charges them).
+struct PagerankRun {
+  std::vector<double> ranks;
+  int32_t iterations = 0;
+};
+PagerankRun pagerank_reference(const CsrF64& graph, const PagerankProblem& problem);
 
 // How far in L1 a computed rank vector may be from the reference: 1e-4, or, for a loose
 // tolerance, what two runs stopping one iteration apart may differ by (each is within

@@ -31,34 +31,17 @@ double unreached_value(const Problem& p) {
   return float_distances(p) ? std::numeric_limits<double>::infinity() : std::numeric_limits<int32_t>::max();
 }
 
-// The weights as the kernels' dist_t, one per edge (at least one, so that no buffer is empty).
-DeviceBuffer weight_buffer(const SsspWeights& weights, const Problem& p) {
-  std::vector<double> values = weights.values;
-  if (values.empty()) values.push_back(0);
-  if (float_distances(p)) return value_buffer("weights", values, Dtype::F32);
-  return index_buffer("weights", std::vector<int32_t>(values.begin(), values.end()));
-}
-
 // What sssp_verify.h's bound reads besides the reference: the smallest positive weight and
 // the vertex count, as two doubles of check data.
 HostBytes float_bound_data(const SsspWeights& weights, const SsspShape& shape) {
   return input_buffer("bound", std::vector<double>{weights.min, static_cast<double>(shape.vertices)}).bytes;
 }
 
-// The weights of a problem and their device buffer, derived once per workload and problem.
-struct SsspInputs {
-  SsspWeights weights;
-  DeviceBuffer weight_buffer;
-};
-
-std::shared_ptr<const SsspInputs> sssp_inputs(const Workload& w, const Problem& p) {
-  // The weights depend on the problem's weight parameters and its precision (f32 rounds them).
+// The weights of a problem, derived once per workload and problem: they depend on the problem's
+// weight parameters and its precision (f32 rounds them).
+std::shared_ptr<const SsspWeights> sssp_weights_of(const Workload& w, const Problem& p) {
   const std::string key = "sssp.weights " + p.key() + " " + to_string(p.precision.output);
-  return w.derived.get<SsspInputs>(key, [&] {
-    SsspInputs in{sssp_weights(w.matrix, p), {}};
-    in.weight_buffer = weight_buffer(in.weights, p);
-    return in;
-  });
+  return w.derived.get<SsspWeights>(key, [&] { return sssp_weights(w.matrix, p); });
 }
 
 }  // namespace
@@ -99,27 +82,27 @@ KernelSource SsspFamily::source(const Problem& p, const Config& config) const {
 }
 
 std::vector<LaunchStep> SsspFamily::launches(const Workload& w, const Problem& p, const Config& config) const {
-  return sssp_launches(shape_of(w.matrix, p, sssp_inputs(w, p)->weights), SsspConfig::from(config));
+  return sssp_launches(shape_of(w.matrix, p, *sssp_weights_of(w, p)), SsspConfig::from(config));
 }
 
 std::vector<PlanOp> SsspFamily::program(const Workload& w, const Problem& p, const Config& config) const {
-  return sssp_program(shape_of(w.matrix, p, sssp_inputs(w, p)->weights), SsspConfig::from(config));
+  return sssp_program(shape_of(w.matrix, p, *sssp_weights_of(w, p)), SsspConfig::from(config));
 }
 
 LaunchPlan SsspFamily::prepare(const Workload& w, const Problem& p, const Config& config) const {
   const SsspConfig c = SsspConfig::from(config);
-  const std::shared_ptr<const SsspInputs> inputs = sssp_inputs(w, p);
-  const SsspShape shape = shape_of(w.matrix, p, inputs->weights);
+  const std::shared_ptr<const SsspWeights> weights = sssp_weights_of(w, p);
+  const SsspShape shape = shape_of(w.matrix, p, *weights);
   LaunchPlan plan;
   plan.family = name();
   plan.problem = p;
   plan.buffers = graph_out_edges(w)->buffers("row_ptr", "col_idx");
-  plan.buffers.push_back(inputs->weight_buffer);
+  plan.buffers.push_back(weights->buffer);
   for (DeviceBuffer& b : sssp_work_buffers(shape)) plan.buffers.push_back(std::move(b));
   // One row of n per source, in the problem's order (a client reads source k's distances at k·n).
   plan.outputs = {{"distances", static_cast<size_t>(shape.vertices) * shape.sources.size(),
                    shape.float_weights ? Dtype::F32 : Dtype::I32}};
-  plan.check_data["float_bound"] = float_bound_data(inputs->weights, shape);
+  plan.check_data["float_bound"] = float_bound_data(*weights, shape);
   plan.steps = sssp_launches(shape, c);
   plan.program = sssp_program(shape, c);
   plan.alike = sssp_alike_units(shape, c);
@@ -127,12 +110,11 @@ LaunchPlan SsspFamily::prepare(const Workload& w, const Problem& p, const Config
 }
 
 Reference SsspFamily::reference(const Workload& w, const Problem& p) const {
-  const std::shared_ptr<const SsspInputs> inputs = sssp_inputs(w, p);
-  const SsspWeights& weights = inputs->weights;
+  const std::shared_ptr<const SsspWeights> weights = sssp_weights_of(w, p);
   Reference r;
   std::vector<double>& distances = r["distances"];
   for (int32_t source : problem_sources(w.matrix, p)) {
-    const std::vector<double> d = dijkstra(w.matrix, weights.values, source, unreached_value(p));
+    const std::vector<double> d = dijkstra(w.matrix, *weights, source, unreached_value(p));
     distances.insert(distances.end(), d.begin(), d.end());
   }
   return r;
@@ -148,8 +130,8 @@ Verdict SsspFamily::verify(const Problem& p, const PlanOutput& output, std::stri
 }
 
 WorkEstimate SsspFamily::estimate(const Workload& w, const Problem& p, const Config& config) const {
-  const std::shared_ptr<const SsspInputs> inputs = sssp_inputs(w, p);
-  const SsspShape shape = shape_of(w.matrix, p, inputs->weights);
+  const std::shared_ptr<const SsspWeights> weights = sssp_weights_of(w, p);
+  const SsspShape shape = shape_of(w.matrix, p, *weights);
   const SsspConfig c = SsspConfig::from(config);
   if (shape.sources.empty()) return estimate_sssp(w, shape, c, SsspPassWork{});
   // The passes from the first source stand for every source's; one walk per Δ, shared by the
@@ -158,7 +140,7 @@ WorkEstimate SsspFamily::estimate(const Workload& w, const Problem& p, const Con
   const std::string key =
       "sssp.passes " + p.key() + " " + to_string(p.precision.output) + " " + std::to_string(delta);
   const std::shared_ptr<const SsspPassWork> passes = w.derived.get<SsspPassWork>(
-      key, [&] { return follow_sssp_passes(w.matrix, inputs->weights.values, shape.sources.front(), delta); });
+      key, [&] { return follow_sssp_passes(w.matrix, *weights, shape.sources.front(), delta); });
   return estimate_sssp(w, shape, c, *passes);
 }
 

@@ -13,7 +13,7 @@ namespace {
 constexpr int64_t kWalkBytesPerVertex = 4 + 4 + 1 + 2 * 4;
 }  // namespace
 
-SsspPassWork follow_sssp_passes(const CsrF64& graph, const std::vector<double>& weights, int32_t source,
+SsspPassWork follow_sssp_passes(const CsrF64& graph, const SsspWeights& weights, int32_t source,
                                 double delta, int64_t budget) {
   const int32_t n = vertex_count(graph);
   SsspPassWork work;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/sssp/sssp_weights.h"
 #include "workload/csr_matrix.h"
 
 namespace ktune {
@@ -26,7 +27,7 @@ struct SsspPassWork {
 constexpr int64_t kSsspWalkBudget = int64_t{1} << 28;
 
 // From `source`, with one weight per nonzero; `delta` in distance units, 0 for Bellman-Ford.
-SsspPassWork follow_sssp_passes(const CsrF64& graph, const std::vector<double>& weights, int32_t source,
+SsspPassWork follow_sssp_passes(const CsrF64& graph, const SsspWeights& weights, int32_t source,
                                 double delta, int64_t budget = kSsspWalkBudget);
 
 }  // namespace ktune

@@ -9,7 +9,7 @@
 
 namespace ktune {
 
-std::vector<double> dijkstra(const CsrF64& graph, const std::vector<double>& weights, int32_t source,
+std::vector<double> dijkstra(const CsrF64& graph, const SsspWeights& weights, int32_t source,
                              double unreached) {
   const auto n = static_cast<size_t>(vertex_count(graph));
   constexpr double kInfinity = std::numeric_limits<double>::infinity();

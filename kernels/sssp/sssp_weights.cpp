@@ -1,6 +1,7 @@
 #include "kernels/sssp/sssp_weights.h"
 
 #include <algorithm>
+#include <cstring>
 #include <utility>
 
 #include "kernels/sssp/sssp_problem.h"
@@ -20,30 +21,40 @@ int32_t generated_weight(int32_t u, int32_t v, int64_t max_weight) {
 
 SsspWeights sssp_weights(const CsrF64& graph, const Problem& p) {
   SsspWeights w;
-  w.values.resize(graph.col_idx.size());
+  w.as_float = p.precision.output == Dtype::F32;
+  w.edges = graph.col_idx.size();
   const bool file = sssp_file_weights(p);
   const int64_t max_weight = sssp_max_generated_weight(p);
-  const bool as_float = p.precision.output == Dtype::F32;
+  std::vector<std::byte> bytes(std::max<size_t>(w.edges, 1) * 4);
+  double sum = 0;
+  w.min = 0;
+  w.max = 0;
   for (int32_t u = 0; u < graph.rows; ++u)
     for (int32_t k = graph.row_ptr[u]; k < graph.row_ptr[u + 1]; ++k) {
       const auto e = static_cast<size_t>(k);
-      double value = file ? (graph.values.empty() ? 1.0 : graph.values[e]) : generated_weight(u, graph.col_idx[e], max_weight);
-      if (as_float) value = static_cast<float>(value);
-      w.values[e] = value;
+      const double given = file ? (graph.values.empty() ? 1.0 : graph.values[e]) : generated_weight(u, graph.col_idx[e], max_weight);
+      double value;
+      if (w.as_float) {
+        const auto f = static_cast<float>(given);
+        std::memcpy(bytes.data() + e * 4, &f, 4);
+        value = f;
+      } else {
+        const auto i = static_cast<int32_t>(given);
+        std::memcpy(bytes.data() + e * 4, &i, 4);
+        value = i;
+      }
+      if (value > 0 && (w.min == 0 || value < w.min)) w.min = value;
+      w.max = std::max(w.max, value);
+      sum += value;
     }
-  if (!w.values.empty()) {
-    w.min = 0;
-    w.max = 0;
-    double sum = 0;
-    for (double v : w.values) {
-      if (v > 0 && (w.min == 0 || v < w.min)) w.min = v;
-      w.max = std::max(w.max, v);
-      sum += v;
-    }
-    w.mean = std::max(sum / static_cast<double>(w.values.size()), 1e-30);
+  if (w.edges > 0) {
+    w.mean = std::max(sum / static_cast<double>(w.edges), 1e-30);
   } else {
     w.min = w.max = w.mean = 1;
   }
+  w.buffer.name = "weights";
+  w.buffer.size = bytes.size();
+  w.buffer.bytes = HostBytes(std::move(bytes));
   return w;
 }
 

@@ -51,13 +51,14 @@ inline CsrF64 directed() {
   return graph_of(10, 10, {{5, 6}, {6, 7}, {7, 5}, {0, 1}, {1, 5}, {8, 9}, {2, 3}, {4, 3}}, false);
 }
 
+inline Workload graph(CsrF64 m) {
+  Workload w;
+  w.kind = WorkloadKind::Graph;
+  w.matrix = std::move(m);
+  return w;
+}
+
 inline std::vector<std::pair<std::string, Workload>> all() {
-  auto graph = [](CsrF64 m) {
-    Workload w;
-    w.kind = WorkloadKind::Graph;
-    w.matrix = std::move(m);
-    return w;
-  };
   return {{"path", graph(path(300))},
           {"star", graph(star(200))},
           {"components", graph(components())},

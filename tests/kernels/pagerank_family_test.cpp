@@ -52,11 +52,11 @@ TEST(PagerankProblem, DefaultsAndBoundsAreValidatedBeforeAnythingRuns) {
 
 TEST(PagerankReference, RanksSumToOneWithDanglingVerticesSpread) {
   for (const auto& [name, w] : graph_case::all()) {
-    const std::vector<double> r = pagerank_reference(w.matrix, PagerankProblem{});
+    const std::vector<double> r = pagerank_reference(w.matrix, PagerankProblem{}).ranks;
     EXPECT_NEAR(std::accumulate(r.begin(), r.end(), 0.0), 1.0, 1e-9) << name;
   }
   // A hub everyone points to, pointing nowhere: it holds the most, and the rest share alike.
-  const std::vector<double> r = pagerank_reference(graph_of(4, 4, {{0, 3}, {1, 3}, {2, 3}}, false), PagerankProblem{});
+  const std::vector<double> r = pagerank_reference(graph_of(4, 4, {{0, 3}, {1, 3}, {2, 3}}, false), PagerankProblem{}).ranks;
   EXPECT_GT(r[3], 2 * r[0]);
   EXPECT_NEAR(r[0], r[1], 1e-12);
   // The fixed point, worked by hand: x0 = a + d x3 / 4 and x3 = a + d (3 x0 + x3 / 4) with
@@ -67,14 +67,14 @@ TEST(PagerankReference, RanksSumToOneWithDanglingVerticesSpread) {
 
 TEST(PagerankReference, StopsAtTheToleranceOrTheBound) {
   const CsrF64 g = graph_case::directed();
-  const std::vector<double> one = pagerank_reference(g, {0.85, 1e-6, 1});
+  const std::vector<double> one = pagerank_reference(g, {0.85, 1e-6, 1}).ranks;
   // One iteration from uniform: vertex 0 has no in-edge, so it keeps only teleport and the
   // dangling share (3 and 9 have no out-edges: 2/10 of the rank).
   EXPECT_NEAR(one[0], 0.15 / 10 + 0.85 * (0.2 / 10), 1e-15);
-  const std::vector<double> loose = pagerank_reference(g, {0.85, 0.5, 100});
-  const std::vector<double> tight = pagerank_reference(g, {0.85, 1e-12, 1000});
+  const std::vector<double> loose = pagerank_reference(g, {0.85, 0.5, 100}).ranks;
+  const std::vector<double> tight = pagerank_reference(g, {0.85, 1e-12, 1000}).ranks;
   double loose_error = 0, default_error = 0;
-  const std::vector<double> standard = pagerank_reference(g, PagerankProblem{});
+  const std::vector<double> standard = pagerank_reference(g, PagerankProblem{}).ranks;
   for (size_t i = 0; i < tight.size(); ++i) {
     loose_error += std::fabs(loose[i] - tight[i]);
     default_error += std::fabs(standard[i] - tight[i]);
@@ -86,7 +86,7 @@ TEST(PagerankReference, StopsAtTheToleranceOrTheBound) {
 TEST(PagerankVerify, WithinTheL1BoundPassesAndAWrongRankFails) {
   const CsrF64 g = graph_case::star(50);
   const PagerankProblem p;
-  const std::vector<double> reference = pagerank_reference(g, p);
+  const std::vector<double> reference = pagerank_reference(g, p).ranks;
   for (Dtype dtype : {Dtype::F32, Dtype::F64}) {
     EXPECT_TRUE(check_ranks(bytes_of(reference, dtype), dtype, reference, p).ok) << to_string(dtype);
     std::vector<double> off = reference;
@@ -162,11 +162,28 @@ TEST(PagerankEstimate, IterationsFollowTheToleranceAndPushScattersOverOutDegrees
   const PagerankGraphDigest g = pagerank_graph_digest(graph_of(256, 256, edges, false));
   PagerankConfig pull, push;
   push.direction = PagerankDirection::Push;
-  const WorkEstimate gathered = estimate_pagerank(g, PagerankProblem{}, pull, Dtype::F32);
-  const WorkEstimate scattered = estimate_pagerank(g, PagerankProblem{}, push, Dtype::F32);
+  const WorkEstimate gathered = estimate_pagerank(g, pull, Dtype::F32, 90);
+  const WorkEstimate scattered = estimate_pagerank(g, push, Dtype::F32, 90);
   EXPECT_GT(*std::max_element(scattered.warp_work.begin(), scattered.warp_work.end()),
             10 * *std::max_element(gathered.warp_work.begin(), gathered.warp_work.end()));
   EXPECT_GT(pagerank_min_bytes(g, Dtype::F64), pagerank_min_bytes(g, Dtype::F32));
+}
+
+// The reference counts its iterations, and the family's estimate charges that many: a graph
+// that mixes fast (a random graph) settles in fewer than one that mixes slowly (a long path).
+TEST(PagerankEstimate, ChargesTheIterationsTheHostRunTook) {
+  const Workload slow = graph_case::graph(graph_case::path(2000));
+  const Workload fast = graph_case::graph(generate_rmat(11, 8, 3));
+  const PagerankRun slow_run = pagerank_reference(slow.matrix, PagerankProblem{});
+  const PagerankRun fast_run = pagerank_reference(fast.matrix, PagerankProblem{});
+  EXPECT_EQ(pagerank_reference(slow.matrix, {0.85, 1e-6, 3}).iterations, 3);
+  EXPECT_LT(fast_run.iterations, slow_run.iterations);
+  const PagerankFamily family;
+  const Problem p = make_problem(family, nullptr, Precision::uniform(Dtype::F32));
+  const Config c = pagerank_space().first_valid();
+  // Each iteration is three launches after the three of the start.
+  EXPECT_EQ(family.estimate(slow, p, c).launches, 3 + 3 * slow_run.iterations);
+  EXPECT_EQ(family.estimate(fast, p, c).launches, 3 + 3 * fast_run.iterations);
 }
 
 }  // namespace

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/sssp/sssp_family.h"
+#include "kernels/sssp/sssp_weights.h"
 #include "tests/kernels/bfs_graphs.h"
 #include "workload/csr_builder.h"
 #include "workload/generators.h"
@@ -37,6 +39,11 @@ inline CsrF64 heavy_light_path() {
 inline CsrF64 fractional(CsrF64 g) {
   for (size_t k = 0; k < g.values.size(); ++k) g.values[k] = 0.1 + std::fmod(static_cast<double>(k) * 0.37, 3.0);
   return g;
+}
+
+// The graph's own weights as the kernels would read them (int32, or float for f32).
+inline SsspWeights file_weights(const CsrF64& g, Dtype dtype = Dtype::I32) {
+  return sssp_weights(g, make_problem(SsspFamily(), {{"weights", "file"}}, Precision::uniform(dtype)));
 }
 
 struct SsspCase {

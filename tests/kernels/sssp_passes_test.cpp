@@ -9,6 +9,7 @@
 namespace ktune {
 namespace {
 
+using testing_support::sssp_case::file_weights;
 using testing_support::sssp_case::weighted;
 
 // 0 -> 1 -> ... -> k, weight 1 each.
@@ -22,7 +23,7 @@ CsrF64 unit_path(int32_t k) {
 TEST(SsspPasses, BellmanFordRelaxesAPathOnceAPass) {
   const int32_t k = 9;
   const CsrF64 g = unit_path(k);
-  const SsspPassWork w = follow_sssp_passes(g, g.values, 0, 0);
+  const SsspPassWork w = follow_sssp_passes(g, file_weights(g), 0, 0);
   EXPECT_EQ(w.passes, k + 1);
   EXPECT_EQ(w.sweeps, 0);
   EXPECT_EQ(w.edges, k);
@@ -36,7 +37,7 @@ CsrF64 heavy_edge_and_detour() { return weighted(4, {{0, 1, 1.0}, {0, 2, 10.0}, 
 // (already at 2 in queue order) to 3; pass 3 relaxes 2 once more and 3: five edges scanned.
 TEST(SsspPasses, BellmanFordRescansAVertexLoweredAfterItWasQueued) {
   const CsrF64 g = heavy_edge_and_detour();
-  const SsspPassWork w = follow_sssp_passes(g, g.values, 0, 0);
+  const SsspPassWork w = follow_sssp_passes(g, file_weights(g), 0, 0);
   EXPECT_EQ(w.passes, 3);
   EXPECT_EQ(w.edges, 5);
   EXPECT_EQ(w.queued, 1 + 2 + 2);
@@ -47,7 +48,7 @@ TEST(SsspPasses, BellmanFordRescansAVertexLoweredAfterItWasQueued) {
 // queues 2 again (still flagged far), whose edge pass 5 scans for nothing.
 TEST(SsspPasses, DeltaSteppingSweepsTheFarSetWhenTheQueueEmpties) {
   const CsrF64 g = heavy_edge_and_detour();
-  const SsspPassWork w = follow_sssp_passes(g, g.values, 0, 5);
+  const SsspPassWork w = follow_sssp_passes(g, file_weights(g), 0, 5);
   EXPECT_EQ(w.passes, 5);
   EXPECT_EQ(w.sweeps, 1);
   EXPECT_EQ(w.edges, 2 + 1 + 1 + 0 + 1);
@@ -56,9 +57,9 @@ TEST(SsspPasses, DeltaSteppingSweepsTheFarSetWhenTheQueueEmpties) {
 // A walk past its budget stops at the end of a pass, its counts lower bounds.
 TEST(SsspPasses, AWalkPastItsBudgetStopsShort) {
   const CsrF64 g = unit_path(9);
-  const SsspPassWork whole = follow_sssp_passes(g, g.values, 0, 0);
+  const SsspPassWork whole = follow_sssp_passes(g, file_weights(g), 0, 0);
   EXPECT_FALSE(whole.cut_short);
-  const SsspPassWork cut = follow_sssp_passes(g, g.values, 0, 0, 3);
+  const SsspPassWork cut = follow_sssp_passes(g, file_weights(g), 0, 0, 3);
   EXPECT_TRUE(cut.cut_short);
   EXPECT_EQ(cut.edges, 4);  // the pass that took it past 3 edges ends
   EXPECT_EQ(cut.passes, 4);
@@ -66,7 +67,7 @@ TEST(SsspPasses, AWalkPastItsBudgetStopsShort) {
 
 TEST(SsspPasses, ASourceOutsideTheGraphDoesNothing) {
   const CsrF64 g = heavy_edge_and_detour();
-  const SsspPassWork w = follow_sssp_passes(g, g.values, 7, 0);
+  const SsspPassWork w = follow_sssp_passes(g, file_weights(g), 7, 0);
   EXPECT_EQ(w.passes, 0);
   EXPECT_EQ(w.edges, 0);
 }

@@ -86,7 +86,7 @@ TEST(FirstCostModel, UnitsThatWaitOnALoadCostAnL2RoundTripEach) {
 // A gathered array that L2 holds (once per partition) costs DRAM its own bytes once, not a
 // sector a gather; one too large for L2 keeps every sector.
 TEST(FirstCostModel, GathersFromAnArrayL2HoldsReadItOnce) {
-  const double gathers = 3e9;
+  const double gathers = 3e8;
   WorkEstimate small = balanced(1e9 + gathers);
   small.gather_bytes = gathers;
   small.gather_footprint = 4e6;
@@ -95,6 +95,34 @@ TEST(FirstCostModel, GathersFromAnArrayL2HoldsReadItOnce) {
   const Prediction held = predict(small, light(), h100());
   const Prediction missed = predict(large, light(), h100());
   EXPECT_NEAR(missed.memory_us / held.memory_us, (1e9 + gathers) / (1e9 + 4e6), 1e-9);
+}
+
+// Gathers L2 holds still take a request each at its tag pipe: many of them from a small array
+// cost more than the DRAM bytes would.
+TEST(FirstCostModel, GathersThatHitL2PassItsTagPipeASectorARequest) {
+  WorkEstimate w = balanced(1e8 + 1.6e10);
+  w.gather_bytes = 1.6e10;  // 5e8 sectors
+  w.gather_footprint = 4e6;
+  const GpuSpec gpu = h100();
+  const double tag_us = 5e8 * gpu.timing[static_cast<size_t>(Resource::L2Tag)].gap / (gpu.sms * gpu.clock_ghz * 1e3);
+  const Prediction p = predict(w, light(), gpu);
+  EXPECT_NEAR(p.memory_us, tag_us, 1e-6 * tag_us);
+  EXPECT_GT(p.memory_us, 10 * (1e8 + 4e6) / (gpu.dram_bandwidth_gbs * 1e3));
+}
+
+// Atomics on one address and many short blocks each have a device-wide floor.
+TEST(FirstCostModel, SerialAtomicsAndBlockDispatchBoundAShortRun) {
+  const GpuSpec gpu = h100();
+  WorkEstimate w = balanced(1e6);
+  const Prediction plain = predict(w, light(), gpu);
+  w.serial_atomics = 1e6;
+  const Prediction contended = predict(w, light(), gpu);
+  EXPECT_NEAR(contended.compute_us, 1e6 * gpu.same_address_atomic_ns / 1e3, 1e-9);
+  EXPECT_GT(contended.time_us, 10 * plain.time_us);
+  w.serial_atomics = 0;
+  w.blocks_dispatched = 1e7;
+  const Prediction dispatched = predict(w, light(), gpu);
+  EXPECT_NEAR(dispatched.compute_us, 1e7 * gpu.block_dispatch_cycles / (gpu.clock_ghz * 1e3), 1e-9);
 }
 
 // Loads a warp issues together (a batch of edges) put more bytes in flight: the same bytes over
