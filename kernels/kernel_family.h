@@ -56,6 +56,9 @@ struct WorkEstimate {
   // L2 serves them a request each, at its tag pipe's rate, even where it holds the array.
   double gather_bytes = 0;
   double gather_footprint = 0;
+  // Of gather_bytes, those an atomic updates (a scatter): L2 reads and writes each sector, a
+  // second request at its tag pipe.
+  double scattered_atomic_bytes = 0;
   // Atomics on one address over the run (each block's share of a global sum): the L2 slice
   // that owns the address serves them one at a time.
   double serial_atomics = 0;

@@ -116,7 +116,7 @@ Prediction predict(const WorkEstimate& work, const ResourceUsage& usage, const G
   p.memory_us = bytes / (gpu.dram_bandwidth_gbs * 1e3 * dram_efficiency);
   // Gathers that L2 holds still pass its tag pipe, a request a sector.
   const double cycles_per_us = gpu.clock_ghz * 1e3;
-  const double gather_requests = work.gather_bytes / kSectorBytes;
+  const double gather_requests = (work.gather_bytes + work.scattered_atomic_bytes) / kSectorBytes;
   p.memory_us = std::max(p.memory_us, gather_requests * gpu.timing[static_cast<size_t>(Resource::L2Tag)].gap /
                                           (gpu.sms * cycles_per_us));
 

@@ -103,9 +103,11 @@ WorkEstimate estimate_pagerank(const PagerankGraphDigest& g, const PagerankConfi
   }
   e.serial_atomics = iterations * serial;
   e.blocks_dispatched = iterations * dispatched;
-  // The contributions each edge gathers (a sector each) come from one vector of n values.
+  // The contributions each edge gathers (a sector each) come from one vector of n values; a
+  // push's atomics land in one vector of n values the same way.
   e.gather_bytes = iterations * kSectorBytes * m;
   e.gather_footprint = value * n;
+  if (c.direction == PagerankDirection::Push) e.scattered_atomic_bytes = e.gather_bytes;  // atomicAdd into `next`
   // init and the fills, then the iteration's launches (three, or four for a pull over edges).
   const double per_iteration_launches = c.direction == PagerankDirection::PullEdges ? 4 : 3;
   e.launches = static_cast<int32_t>(3 + per_iteration_launches * iterations);

@@ -108,6 +108,9 @@ TEST(FirstCostModel, GathersThatHitL2PassItsTagPipeASectorARequest) {
   const Prediction p = predict(w, light(), gpu);
   EXPECT_NEAR(p.memory_us, tag_us, 1e-6 * tag_us);
   EXPECT_GT(p.memory_us, 10 * (1e8 + 4e6) / (gpu.dram_bandwidth_gbs * 1e3));
+  // Scattered by atomics instead, each sector is read and written there: twice the requests.
+  w.scattered_atomic_bytes = w.gather_bytes;
+  EXPECT_NEAR(predict(w, light(), gpu).memory_us, 2 * tag_us, 2e-6 * tag_us);
 }
 
 // Atomics on one address and many short blocks each have a device-wide floor.
