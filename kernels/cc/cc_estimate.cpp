@@ -48,7 +48,10 @@ WorkEstimate estimate_cc(const CcGraphDigest& g, const CcConfig& c) {
   const int64_t items = by_vertex ? static_cast<int64_t>(g.degrees.size()) : g.pairs;
   e.blocks = std::max<int64_t>(1, ceil_div(items, c.work_per_block()));
   if (by_vertex) {
-    e.warp_work = lane_group_warp_work(g.degrees, c.block, c.lanes, c.items, e.blocks);
+    // Label propagation's neighbours' labels are independent loads the compiler unrolls four
+    // deep; a link (hooking, union-find) waits on its own atomics.
+    const int32_t in_flight = c.algorithm == CcAlgorithm::LabelPropagation ? 4 : 1;
+    e.warp_work = lane_group_warp_work(g.degrees, c.block, c.lanes, c.items, e.blocks, in_flight);
   } else {
     e.warp_work.assign(static_cast<size_t>(e.blocks * ceil_div(c.block, kWarpSize)), static_cast<double>(c.items));
   }

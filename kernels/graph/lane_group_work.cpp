@@ -10,7 +10,7 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 }  // namespace
 
 std::vector<double> lane_group_warp_work(const std::vector<int32_t>& degrees, int32_t block, int32_t lanes,
-                                         int32_t items, int64_t blocks) {
+                                         int32_t items, int64_t blocks, int32_t in_flight) {
   const auto n = static_cast<int64_t>(degrees.size());
   const int64_t groups = block / lanes;
   const int64_t groups_per_warp = std::min<int64_t>(kWarpSize / lanes, groups);
@@ -26,7 +26,7 @@ std::vector<double> lane_group_warp_work(const std::vector<int32_t>& degrees, in
           const int64_t v = b * groups * items + g + k * groups;
           if (v < n) longest = std::max<int64_t>(longest, degrees[static_cast<size_t>(v)]);
         }
-        trips += 1 + static_cast<double>(ceil_div(longest, lanes));
+        trips += 1 + static_cast<double>(ceil_div(ceil_div(longest, lanes), in_flight));
       }
       work.push_back(trips);
     }

@@ -69,7 +69,9 @@ WorkEstimate estimate_pagerank(const PagerankGraphDigest& g, const PagerankConfi
   } else {
     const bool pull = c.direction == PagerankDirection::Pull;
     e.blocks = std::max<int64_t>(1, ceil_div(static_cast<int64_t>(g.out_degrees.size()), c.items_per_block()));
-    e.warp_work = lane_group_warp_work(pull ? g.in_degrees : g.out_degrees, c.block, c.lanes, c.items, e.blocks);
+    // A lane's edges are independent: the pull's loop is unrolled four deep, and a push's
+    // atomics return nothing to wait for.
+    e.warp_work = lane_group_warp_work(pull ? g.in_degrees : g.out_degrees, c.block, c.lanes, c.items, e.blocks, 4);
     // A pull's round waits on an in-edge's tail, then on the contribution gathered there; a
     // push's on an out-edge's head only (its atomicAdd returns nothing to wait for).
     const double round_trips = pull ? 2 : 1;
