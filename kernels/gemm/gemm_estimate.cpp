@@ -9,6 +9,11 @@ namespace ktune {
 
 namespace {
 
+// L2's bytes to one SM in the time of one unit of the iteration cost (an FMA's issue time per
+// lane, about 5.7 cycles of wgmma's on the H100): 5.3 TB/s over 132 SMs at 1.75 GHz is about 23
+// bytes a cycle an SM.
+constexpr double kL2BytesPerUnit = 23.0 * 5.7;
+
 struct CtaCosts {
   double tile_store = 0;  // a, b: a tile's elements per thread
   double iteration = 0;   // c
@@ -38,7 +43,18 @@ CtaCosts costs_of(const GemmConfig& c, const Precision& p) {
     // about 990 against 660 TFLOP/s of bf16).
     const double copies = loads / 8 * 4;
     const double fragments = static_cast<double>(c.bk / 16 * (c.tm / 16) * (c.tn / 16)) * 8;
-    k.iteration = copies + (c.kernel == GemmKernel::Wgmma ? fragments / 4 / 1.5 : fragments);
+    if (c.kernel != GemmKernel::Wgmma) {
+      k.iteration = copies + fragments;
+    } else {
+      // wgmma outruns L2: a 128 x 256 tile's slice (48 KiB) takes L2 longer to serve than the
+      // tensor cores take to consume it (bench/NOTES.md, "GEMM on the H100"), so a slice costs
+      // the slower of the two. TMA leaves the consumers a wait and an arrival a slice instead
+      // of the copies; a cluster of 2 reads the shared operand's half-slice from L2 per CTA.
+      const bool tma = c.loader == GemmLoader::Tma;
+      const double share_a = c.shared_operand() == 1 ? 0.5 : 1.0, share_b = c.shared_operand() == 2 ? 0.5 : 1.0;
+      const double l2_bytes = (share_a * c.bm + share_b * c.bn) * c.bk * dtype_size(p.input);
+      k.iteration = (tma ? 2.0 : copies) + std::max(fragments / 4 / 1.5, l2_bytes / kL2BytesPerUnit);
+    }
   }
   return k;
 }
@@ -59,7 +75,7 @@ WorkEstimate estimate_gemm(const GemmShape& s, const GemmConfig& c, const Precis
   const GemmSchedule g = GemmSchedule::of(s, c);
   const CtaCosts k = costs_of(c, p);
   WorkEstimate e;
-  e.threads_per_block = static_cast<int32_t>(c.threads());
+  e.threads_per_block = static_cast<int32_t>(c.block_threads());  // TMA's producer warp included
   e.blocks = g.grid;
   const int64_t warps = (c.threads() + 31) / 32;
   e.warp_work.reserve(static_cast<size_t>(g.grid * warps));

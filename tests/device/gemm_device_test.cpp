@@ -17,11 +17,12 @@ namespace ktune {
 namespace {
 
 Config tile(const char* decomposition, int64_t bm, int64_t bn, int64_t bk, int64_t tm, int64_t tn, int64_t stages,
-            int64_t split, int64_t sk_grid, int64_t raster, int64_t mma = 0) {
+            int64_t split, int64_t sk_grid, int64_t raster, int64_t mma = 0, int64_t loader = 0, int64_t cluster = 1) {
   static const std::map<std::string, int64_t> kinds = {
       {"data_parallel", 0}, {"split_k", 1}, {"stream_k", 2}, {"hybrid", 3}};
   return {{"mma", mma}, {"decomposition", kinds.at(decomposition)}, {"bm", bm}, {"bn", bn}, {"bk", bk}, {"tm", tm}, {"tn", tn},
-          {"stages", stages}, {"split", split}, {"sk_grid", sk_grid}, {"raster", raster}};
+          {"stages", stages}, {"split", split}, {"sk_grid", sk_grid}, {"raster", raster}, {"loader", loader},
+          {"cluster", cluster}};
 }
 
 // Warp tiles 16 to 64, one to eight warps, k-slices 16 to 64, rings of 2 to 5 stages.
@@ -38,6 +39,17 @@ std::vector<Config> listed_wgmma() {
   return {tile("data_parallel", 128, 256, 64, 64, 256, 4, 1, 132, 1, 1), tile("data_parallel", 128, 128, 64, 128, 128, 3, 1, 132, 2, 1),
           tile("split_k", 64, 64, 64, 64, 64, 5, 4, 132, 1, 1),        tile("stream_k", 128, 128, 64, 64, 128, 4, 1, 8, 1, 1),
           tile("hybrid", 256, 128, 64, 128, 128, 3, 1, 4, 2, 1),       tile("stream_k", 128, 256, 64, 64, 256, 4, 1, 132, 4, 1)};
+}
+
+// wgmma fed by TMA (loader 1): every decomposition in CTAs of one; data-parallel in clusters of
+// 2 sharing A (row-major tile order, raster 1) or B (grouped order, raster 2 and 4), one and two
+// warpgroups, boxes of 32 to 128 rows.
+std::vector<Config> listed_tma() {
+  return {tile("data_parallel", 128, 256, 64, 64, 256, 4, 1, 132, 1, 1, 1), tile("data_parallel", 128, 128, 64, 128, 128, 3, 1, 132, 2, 1, 1),
+          tile("split_k", 64, 64, 64, 64, 64, 5, 4, 132, 1, 1, 1),         tile("stream_k", 128, 128, 64, 64, 128, 4, 1, 8, 1, 1, 1),
+          tile("hybrid", 256, 128, 64, 128, 128, 3, 1, 4, 2, 1, 1),        tile("stream_k", 128, 256, 64, 64, 256, 4, 1, 132, 4, 1, 1),
+          tile("data_parallel", 128, 256, 64, 64, 256, 4, 1, 132, 1, 1, 2), tile("data_parallel", 128, 128, 64, 128, 128, 3, 1, 132, 2, 1, 2),
+          tile("data_parallel", 64, 128, 64, 64, 64, 5, 1, 132, 1, 1, 2),   tile("data_parallel", 256, 128, 64, 128, 128, 3, 1, 132, 4, 1, 2)};
 }
 
 std::string shape_name(int64_t m, int64_t n, int64_t k) {
@@ -121,6 +133,66 @@ TEST_F(GemmOnDevice, DmmaConfigurationsVerifyInEveryLayoutAlignedAndRagged) {
   expect_every_one_verifies();
 }
 
+// The TMA loader (layout nt, k a multiple of 8): square and aligned, ragged in m, n and k with k
+// past the last 64-deep slice (TMA's zero fill), batches stacked in one tensor map, and an odd
+// count of tile-columns and tile-rows (a cluster of 2's padding tile). Run alone with
+// --gtest_filter='GemmOnDevice.Tma*'.
+TEST_F(GemmOnDevice, TmaConfigurationsVerifyInEveryDecompositionAlignedAndRagged) {
+  for (Dtype input : {Dtype::BF16, Dtype::F16}) {
+    const Precision precision{input, Dtype::F32, Dtype::F32};
+    for (const auto& [m, n, k, batch] :
+         {std::array<int64_t, 4>{512, 512, 512, 1}, std::array<int64_t, 4>{200, 136, 72, 2},
+          std::array<int64_t, 4>{77, 45, 56, 1}, std::array<int64_t, 4>{300, 520, 1000, 3},
+          std::array<int64_t, 4>{384, 640, 4104, 1}}) {
+      const Problem problem =
+          make_problem(family_, {{"m", m}, {"n", n}, {"k", k}, {"batch", batch}, {"layout", "nt"}}, precision);
+      for (const Config& config : listed_tma())
+        add(problem, config, "nt " + shape_name(m, n, k) + " batch " + std::to_string(batch) + " " + to_string(precision));
+    }
+  }
+  expect_every_one_verifies();
+}
+
+// TMA configurations on the sizes the benchmark compares against cuBLAS, timed beside it and
+// printed (not asserted): the verification is asserted.
+TEST_F(GemmOnDevice, TmaTilesAgainstCublasOnLargeShapes) {
+  const Workload dense{WorkloadKind::Dense, {}};
+  for (const auto& [m, n, k] : {std::array<int64_t, 3>{4096, 4096, 4096}, std::array<int64_t, 3>{8192, 8192, 8192},
+                                std::array<int64_t, 3>{384, 384, 16384}}) {
+    const Problem problem =
+        make_problem(family_, {{"m", m}, {"n", n}, {"k", k}, {"layout", "nt"}}, {Dtype::BF16, Dtype::F32, Dtype::F32});
+    const double flops = family_.flops(dense, problem);
+    const PreparedReference reference(family_.reference(dense, problem));
+    MeasureOptions options;
+    options.max_seconds = 0.5;
+    for (const VendorCall& call : family_.vendor_calls(dense, problem)) {
+      const Measurement v = measurer().measure_vendor(family_.vendor_plan(dense, problem), call, reference, options);
+      std::printf("%s bf16 %-24s %9.1f us %6.1f TFLOP/s\n", shape_name(m, n, k).c_str(), call.label.c_str(), v.median_us,
+                  flops / v.median_us / 1e6);
+    }
+    const ParameterSpace space = family_.space(problem);
+    std::vector<Config> configs = listed_tma();
+    for (int64_t cluster : {1, 2}) {
+      configs.push_back(tile("data_parallel", 128, 256, 64, 64, 256, 4, 1, 132, 8, 1, 1, cluster));
+      configs.push_back(tile("data_parallel", 256, 128, 64, 128, 128, 4, 1, 132, 8, 1, 1, cluster));
+      configs.push_back(tile("data_parallel", 128, 256, 64, 64, 256, 4, 1, 132, 1, 1, 1, cluster));
+    }
+    for (const Config& config : configs) {
+      if (!space.valid(config)) continue;
+      KernelSource s = family_.source(problem, config);
+      const std::string arch = compile_arch(s, measurer().device().arch());
+      const CompiledKernel kernel =
+          NvrtcCompiler{}.compile(CompileRequest{std::move(s.code), std::move(s.entries), std::move(s.options), arch});
+      ASSERT_TRUE(kernel.ok) << kernel.log;
+      const Measurement r = measurer().measure(kernel, family_.prepare(dense, problem, config), reference, options);
+      EXPECT_EQ(r.status, MeasureStatus::Ok) << space.canonical(config) << ": " << r.message;
+      std::printf("%s bf16 %-110s %9.1f us %6.1f TFLOP/s regs %d\n", shape_name(m, n, k).c_str(),
+                  space.canonical(config).c_str(), r.median_us, flops / r.median_us / 1e6,
+                  kernel.usage.begin()->second.registers);
+    }
+  }
+}
+
 TEST_F(GemmOnDevice, ListedTilesAgainstCublasOn4096Cubed) {
   const GemmFamily& family = family_;
   const Workload dense{WorkloadKind::Dense, {}};
@@ -146,6 +218,8 @@ TEST_F(GemmOnDevice, ListedTilesAgainstCublasOn4096Cubed) {
     if (std::string(layout) == "nt") {
       const std::vector<Config> w = listed_wgmma();
       configs.insert(configs.end(), w.begin(), w.end());
+      const std::vector<Config> t = listed_tma();
+      configs.insert(configs.end(), t.begin(), t.end());
       configs.push_back(tile("data_parallel", 128, 256, 64, 64, 256, 5, 1, 132, 8, 1));
       configs.push_back(tile("data_parallel", 256, 128, 64, 128, 128, 4, 1, 132, 8, 1));
     }

@@ -1,5 +1,5 @@
 // A sample of the GEMM space, every precision and layout, must compile for the H100 (sm_90)
-// (sm_90a for wgmma) without spilling and within 48 KiB of static shared memory. The
+// (sm_90a for wgmma, fed by cp.async or by TMA in clusters of 1 and 2) without spilling and within 48 KiB of static shared memory. The
 // tensor-core kernels (bf16, f16) run on the GPU only (tests/device/gemm_device_test.cpp): the
 // PTX interpreter does not run mma yet. NVRTC needs no GPU.
 #include <gtest/gtest.h>
@@ -42,6 +42,16 @@ TEST(GemmCompile, ASampleOfEveryPrecisionAndLayoutCompilesForSm90WithoutSpills) 
           c["bm"] = bm, c["bn"] = bn, c["tm"] = tm, c["tn"] = tn, c["stages"] = stages;
           EXPECT_TRUE(space.valid(c)) << space.canonical(c) << ": " << space.violation(c);
           configs.push_back(c);
+          // The same tiles fed by TMA: Stream-K in CTAs of one, data-parallel in clusters of 2
+          // sharing A (raster 1) and B (raster 4).
+          c["loader"] = 1;
+          configs.push_back(c);
+          c["decomposition"] = 0, c["sk_grid"] = 132, c["cluster"] = 2;
+          for (int64_t raster : {1, 4}) {
+            c["raster"] = raster;
+            EXPECT_TRUE(space.valid(c)) << space.canonical(c) << ": " << space.violation(c);
+            configs.push_back(c);
+          }
         }
       // DMMA's warp tiles, one to four warps and rings of 2 to 4 stages.
       if (precision.input == Dtype::F64)
