@@ -73,14 +73,18 @@ __device__ __forceinline__ void kt_produce(const KtSchedule& s, const KtTensorMa
 }
 
 // A consumer warp lets a stage go: in a cluster, in both CTAs (the producers of both write it).
+// Lane 0 arrives for its warp, which has passed wgmma.wait_group as a whole; the warp then
+// reconverges for the next .aligned wgmma instruction.
 __device__ __forceinline__ void kt_release(unsigned bar) {
-  if (threadIdx.x % 32 != 0) return;
-  if (KT_CLUSTER == 1) {
-    kt_mbar_arrive(bar);
-  } else {
+  if (threadIdx.x % 32 == 0) {
+    if (KT_CLUSTER == 1) {
+      kt_mbar_arrive(bar);
+    } else {
 #pragma unroll
-    for (unsigned r = 0; r < KT_CLUSTER; ++r) kt_mbar_arrive_cluster(bar, r);
+      for (unsigned r = 0; r < KT_CLUSTER; ++r) kt_mbar_arrive_cluster(bar, r);
+    }
   }
+  __syncwarp();
 }
 
 extern "C" __global__ void __launch_bounds__(KT_THREADS + 32, 1)
@@ -101,7 +105,10 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS + 32, 1)
     }
     kt_mbar_init_fence();
   }
-  kt_cluster_sync();  // the peer's barriers are initialised before anything arrives on them
+  // The barriers are initialised before anything waits on them, the peer's before this CTA's
+  // copies or arrivals reach them.
+  if (KT_CLUSTER > 1) kt_cluster_sync();
+  else __syncthreads();
   int begin, end;
   kt_cta_range(s, blockIdx.x, begin, end);
   if (threadIdx.x >= KT_THREADS) {

@@ -81,7 +81,7 @@ class GemmOnDevice : public DeviceTest {
       EXPECT_EQ(m.status, MeasureStatus::Ok) << p.what << ": " << m.message;
     }
   }
-  const GemmFamily family_;
+  const GemmFamily family_{};  // initialised: clang deletes the fixture's default constructor otherwise
 
  private:
   struct Pending {
