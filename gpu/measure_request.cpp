@@ -59,7 +59,7 @@ LaunchStep step_from_json(const nlohmann::json& j) {
   s.entry = j.at("entry").get<std::string>();
   s.grid = dim_from_json(j.at("grid"));
   s.block = dim_from_json(j.at("block"));
-  s.cluster = dim_from_json(j.at("cluster"));
+  if (j.contains("cluster")) s.cluster = dim_from_json(j.at("cluster"));  // absent from older daemons: none
   s.shared_bytes = j.at("shared_bytes").get<uint32_t>();
   for (const nlohmann::json& a : j.at("args")) s.args.push_back(arg_from_json(a));
   if (j.contains("grid_from")) {
