@@ -11,6 +11,7 @@
 #include "gpu/thread_pool.h"
 #include "kernels/gemm/gemm_config.h"
 #include "kernels/gemm/gemm_family.h"
+#include "tests/kernels/gemm_tma_keys.h"
 
 namespace ktune {
 namespace {
@@ -84,6 +85,37 @@ TEST(GemmCompile, ASampleOfEveryPrecisionAndLayoutCompilesForSm90WithoutSpills) 
     // ptxas serialises wgmma (waits after each) when it cannot prove the accumulators untouched.
     EXPECT_EQ(k.log.find("wgmma.mma_async instructions are serialized"), std::string::npos) << c.what << "\n" << k.log;
     std::printf("%s regs=%d shared=%d\n", c.what.c_str(), u.registers, u.shared_bytes);
+  }
+}
+
+// The TMA configurations handed to family_bench (gemm_tma_keys.h) compile for sm_90a without
+// spills or serialised wgmma: the producer warp's 32 threads lower the registers a thread may hold.
+TEST(GemmCompile, TheTmaBenchmarkKeysCompileForSm90aWithoutSpills) {
+  const GemmFamily family;
+  const NvrtcCompiler compiler;
+  ThreadPool pool;
+  std::vector<Compilation> compilations;
+  for (const auto& [shape, keys] : {std::pair{std::array<int64_t, 3>{4096, 4096, 4096}, &kGemmTmaSquareKeys},
+                                    std::pair{std::array<int64_t, 3>{384, 384, 16384}, &kGemmTmaSkinnyKeys}}) {
+    const Problem problem = make_problem(family, {{"m", shape[0]}, {"n", shape[1]}, {"k", shape[2]}, {"layout", "nt"}},
+                                         {Dtype::BF16, Dtype::F32, Dtype::F32});
+    const ParameterSpace space = family.space(problem);
+    for (const std::string& key : *keys) {
+      KernelSource s = family.source(problem, space.from_canonical(key));
+      const std::string entry = s.entries.at(0);
+      const std::string arch = compile_arch(s, "sm_90");  // sm_90a: wgmma
+      CompileRequest request{std::move(s.code), std::move(s.entries), std::move(s.options), arch};
+      compilations.push_back({key, entry, pool.submit([&compiler, request] { return compiler.compile(request); })});
+    }
+  }
+  for (Compilation& c : compilations) {
+    const CompiledKernel k = c.result.get();
+    ASSERT_TRUE(k.ok) << c.what << "\n" << k.log;
+    const ResourceUsage& u = k.usage.at(c.entry);
+    EXPECT_EQ(u.spill_stores, 0) << c.what << "\n" << k.log;
+    EXPECT_EQ(u.spill_loads, 0) << c.what;
+    EXPECT_EQ(k.log.find("wgmma.mma_async instructions are serialized"), std::string::npos) << c.what << "\n" << k.log;
+    std::printf("%s regs=%d\n", c.what.c_str(), u.registers);
   }
 }
 

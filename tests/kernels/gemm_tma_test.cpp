@@ -6,6 +6,7 @@
 #include "kernels/gemm/gemm_estimate.h"
 #include "kernels/gemm/gemm_family.h"
 #include "kernels/gemm/gemm_schedule.h"
+#include "tests/kernels/gemm_tma_keys.h"
 #include "workload/input_error.h"
 
 namespace ktune {
@@ -150,37 +151,15 @@ TEST(GemmTmaEstimate, TmaAndAClusterRankAboveCpAsyncOnALargeSquare) {
   EXPECT_LT(slowest(tma(2)), slowest(tma(1)));
 }
 
-// The configurations handed to the GPU engineer for family_bench --config (the report and
-// bench/README.md name them): each must stay a valid key of its shape's space.
+// The configurations handed to the GPU engineer for family_bench --config (gemm_tma_keys.h):
+// each must stay a valid key of its shape's space.
 TEST(GemmTmaSpace, TheBenchmarkKeysAreValidForTheirShapes) {
-  const std::vector<std::string> square = {
-      "bk=64;bm=128;bn=256;cluster=1;decomposition=data_parallel;loader=tma;mma=wgmma;raster=1;sk_grid=132;split=1;"
-      "stages=4;tm=64;tn=256",
-      "bk=64;bm=128;bn=256;cluster=2;decomposition=data_parallel;loader=tma;mma=wgmma;raster=1;sk_grid=132;split=1;"
-      "stages=4;tm=64;tn=256",
-      "bk=64;bm=128;bn=256;cluster=2;decomposition=data_parallel;loader=tma;mma=wgmma;raster=8;sk_grid=132;split=1;"
-      "stages=4;tm=64;tn=256",
-      "bk=64;bm=256;bn=128;cluster=2;decomposition=data_parallel;loader=tma;mma=wgmma;raster=1;sk_grid=132;split=1;"
-      "stages=4;tm=128;tn=128",
-      "bk=64;bm=128;bn=256;cluster=1;decomposition=stream_k;loader=tma;mma=wgmma;raster=4;sk_grid=132;split=1;"
-      "stages=4;tm=64;tn=256",
-      "bk=64;bm=128;bn=256;cluster=1;decomposition=data_parallel;loader=cp_async;mma=wgmma;raster=1;sk_grid=132;"
-      "split=1;stages=4;tm=64;tn=256"};
-  const std::vector<std::string> skinny = {
-      "bk=64;bm=64;bn=64;cluster=1;decomposition=stream_k;loader=tma;mma=wgmma;raster=1;sk_grid=132;split=1;"
-      "stages=5;tm=64;tn=64",
-      "bk=64;bm=128;bn=128;cluster=1;decomposition=stream_k;loader=tma;mma=wgmma;raster=1;sk_grid=132;split=1;"
-      "stages=5;tm=64;tn=128",
-      "bk=64;bm=128;bn=128;cluster=1;decomposition=split_k;loader=tma;mma=wgmma;raster=1;sk_grid=132;split=16;"
-      "stages=5;tm=64;tn=128",
-      "bk=64;bm=64;bn=64;cluster=1;decomposition=stream_k;loader=cp_async;mma=wgmma;raster=1;sk_grid=132;split=1;"
-      "stages=5;tm=64;tn=64"};
   for (int64_t e : {4096, 8192}) {
     const ParameterSpace space = family.space(nt(e, e, e));
-    for (const std::string& key : square) EXPECT_EQ(space.canonical(space.from_canonical(key)), key) << e;
+    for (const std::string& key : kGemmTmaSquareKeys) EXPECT_EQ(space.canonical(space.from_canonical(key)), key) << e;
   }
   const ParameterSpace space = family.space(nt(384, 384, 16384));
-  for (const std::string& key : skinny) EXPECT_EQ(space.canonical(space.from_canonical(key)), key);
+  for (const std::string& key : kGemmTmaSkinnyKeys) EXPECT_EQ(space.canonical(space.from_canonical(key)), key);
 }
 
 TEST(GemmTmaHash, TheFamilysTemplatesIncludeTheTmaKernel) {
