@@ -18,12 +18,12 @@ namespace ktune {
 namespace {
 
 Config tile(const char* decomposition, int64_t bm, int64_t bn, int64_t bk, int64_t tm, int64_t tn, int64_t stages,
-            int64_t split, int64_t sk_grid, int64_t raster, int64_t mma = 0, int64_t loader = 0, int64_t cluster = 1) {
+            int64_t split, int64_t sk_grid, int64_t raster, int64_t mma = 0) {
   static const std::map<std::string, int64_t> kinds = {
       {"data_parallel", 0}, {"split_k", 1}, {"stream_k", 2}, {"hybrid", 3}};
   return {{"mma", mma}, {"decomposition", kinds.at(decomposition)}, {"bm", bm}, {"bn", bn}, {"bk", bk}, {"tm", tm}, {"tn", tn},
-          {"stages", stages}, {"split", split}, {"sk_grid", sk_grid}, {"raster", raster}, {"loader", loader},
-          {"cluster", cluster}};
+          {"stages", stages}, {"split", split}, {"sk_grid", sk_grid}, {"raster", raster}, {"loader", 0},
+          {"cluster", 1}};
 }
 
 // Warp tiles 16 to 64, one to eight warps, k-slices 16 to 64, rings of 2 to 5 stages.
@@ -42,15 +42,12 @@ std::vector<Config> listed_wgmma() {
           tile("hybrid", 256, 128, 64, 128, 128, 3, 1, 4, 2, 1),       tile("stream_k", 128, 256, 64, 64, 256, 4, 1, 132, 4, 1)};
 }
 
-// wgmma fed by TMA (loader 1): every decomposition in CTAs of one; data-parallel in clusters of
-// 2 sharing A (row-major tile order, raster 1) or B (grouped order, raster 2 and 4), one and two
-// warpgroups, boxes of 32 to 128 rows.
-std::vector<Config> listed_tma() {
-  return {tile("data_parallel", 128, 256, 64, 64, 256, 4, 1, 132, 1, 1, 1), tile("data_parallel", 128, 128, 64, 128, 128, 3, 1, 132, 2, 1, 1),
-          tile("split_k", 64, 64, 64, 64, 64, 5, 4, 132, 1, 1, 1),         tile("stream_k", 128, 128, 64, 64, 128, 4, 1, 8, 1, 1, 1),
-          tile("hybrid", 256, 128, 64, 128, 128, 3, 1, 4, 2, 1, 1),        tile("stream_k", 128, 256, 64, 64, 256, 4, 1, 132, 4, 1, 1),
-          tile("data_parallel", 128, 256, 64, 64, 256, 4, 1, 132, 1, 1, 2), tile("data_parallel", 128, 128, 64, 128, 128, 3, 1, 132, 2, 1, 2),
-          tile("data_parallel", 64, 128, 64, 64, 64, 5, 1, 132, 1, 1, 2),   tile("data_parallel", 256, 128, 64, 128, 128, 3, 1, 132, 4, 1, 2)};
+// wgmma fed by TMA: built by name in tests/kernels/gemm_tma_keys.h, where the CPU tests check
+// each is valid on every shape below and compile them.
+std::vector<Config> listed_tma(const ParameterSpace& space) {
+  std::vector<Config> configs;
+  for (const nlohmann::json& j : gemm_tma_verify_parameters()) configs.push_back(space.from_json(j));
+  return configs;
 }
 
 std::string shape_name(int64_t m, int64_t n, int64_t k) {
@@ -63,7 +60,8 @@ class GemmOnDevice : public DeviceTest {
  protected:
   void add(const Problem& problem, const Config& config, const std::string& what) {
     const ParameterSpace space = family_.space(problem);
-    ASSERT_TRUE(space.valid(config)) << space.canonical(config) << " " << what << ": " << space.violation(config);
+    // canonical() throws on a value outside a parameter's domain: print the raw values instead.
+    ASSERT_TRUE(space.valid(config)) << nlohmann::json(config).dump() << " " << what << ": " << space.violation(config);
     KernelSource s = family_.source(problem, config);
     const std::string arch = compile_arch(s, measurer().device().arch());
     CompileRequest request{std::move(s.code), std::move(s.entries), std::move(s.options), arch};
@@ -141,13 +139,10 @@ TEST_F(GemmOnDevice, DmmaConfigurationsVerifyInEveryLayoutAlignedAndRagged) {
 TEST_F(GemmOnDevice, TmaConfigurationsVerifyInEveryDecompositionAlignedAndRagged) {
   for (Dtype input : {Dtype::BF16, Dtype::F16}) {
     const Precision precision{input, Dtype::F32, Dtype::F32};
-    for (const auto& [m, n, k, batch] :
-         {std::array<int64_t, 4>{512, 512, 512, 1}, std::array<int64_t, 4>{200, 136, 72, 2},
-          std::array<int64_t, 4>{77, 45, 56, 1}, std::array<int64_t, 4>{300, 520, 1000, 3},
-          std::array<int64_t, 4>{384, 640, 4104, 1}}) {
+    for (const auto& [m, n, k, batch] : kGemmTmaVerifyShapes) {
       const Problem problem =
           make_problem(family_, {{"m", m}, {"n", n}, {"k", k}, {"batch", batch}, {"layout", "nt"}}, precision);
-      for (const Config& config : listed_tma())
+      for (const Config& config : listed_tma(family_.space(problem)))
         add(problem, config, "nt " + shape_name(m, n, k) + " batch " + std::to_string(batch) + " " + to_string(precision));
     }
   }
@@ -213,7 +208,7 @@ TEST_F(GemmOnDevice, ListedTilesAgainstCublasOn4096Cubed) {
     if (std::string(layout) == "nt") {
       const std::vector<Config> w = listed_wgmma();
       configs.insert(configs.end(), w.begin(), w.end());
-      const std::vector<Config> t = listed_tma();
+      const std::vector<Config> t = listed_tma(space);
       configs.insert(configs.end(), t.begin(), t.end());
       configs.push_back(tile("data_parallel", 128, 256, 64, 64, 256, 5, 1, 132, 8, 1));
       configs.push_back(tile("data_parallel", 256, 128, 64, 128, 128, 4, 1, 132, 8, 1));

@@ -41,7 +41,7 @@ TEST(GemmCompile, ASampleOfEveryPrecisionAndLayoutCompilesForSm90WithoutSpills) 
           Config c = space.first_valid();
           c["mma"] = 1, c["decomposition"] = 2, c["split"] = 1, c["sk_grid"] = 132, c["bk"] = 64;
           c["bm"] = bm, c["bn"] = bn, c["tm"] = tm, c["tn"] = tn, c["stages"] = stages;
-          EXPECT_TRUE(space.valid(c)) << space.canonical(c) << ": " << space.violation(c);
+          EXPECT_TRUE(space.valid(c)) << nlohmann::json(c).dump() << ": " << space.violation(c);
           configs.push_back(c);
           // The same tiles fed by TMA: Stream-K in CTAs of one, data-parallel in clusters of 2
           // sharing A (raster 1) and B (raster 4).
@@ -50,7 +50,7 @@ TEST(GemmCompile, ASampleOfEveryPrecisionAndLayoutCompilesForSm90WithoutSpills) 
           c["decomposition"] = 0, c["sk_grid"] = 132, c["cluster"] = 2;
           for (int64_t raster : {1, 4}) {
             c["raster"] = raster;
-            EXPECT_TRUE(space.valid(c)) << space.canonical(c) << ": " << space.violation(c);
+            EXPECT_TRUE(space.valid(c)) << nlohmann::json(c).dump() << ": " << space.violation(c);
             configs.push_back(c);
           }
         }
@@ -61,7 +61,7 @@ TEST(GemmCompile, ASampleOfEveryPrecisionAndLayoutCompilesForSm90WithoutSpills) 
           Config c = space.first_valid();
           c["mma"] = 1, c["decomposition"] = 2, c["split"] = 1, c["sk_grid"] = 132;
           c["bm"] = bm, c["bn"] = bn, c["bk"] = bk, c["tm"] = tm, c["tn"] = tn, c["stages"] = stages;
-          EXPECT_TRUE(space.valid(c)) << space.canonical(c) << ": " << space.violation(c);
+          EXPECT_TRUE(space.valid(c)) << nlohmann::json(c).dump() << ": " << space.violation(c);
           configs.push_back(c);
         }
       for (const Config& config : configs) {
@@ -116,6 +116,40 @@ TEST(GemmCompile, TheTmaBenchmarkKeysCompileForSm90aWithoutSpills) {
     EXPECT_EQ(u.spill_loads, 0) << c.what;
     EXPECT_EQ(k.log.find("wgmma.mma_async instructions are serialized"), std::string::npos) << c.what << "\n" << k.log;
     std::printf("%s regs=%d\n", c.what.c_str(), u.registers);
+  }
+}
+
+// The configurations GemmOnDevice.TmaConfigurations* verifies (gemm_tma_keys.h) compile for
+// sm_90a without spills, in bf16 on the ragged batched shape and in f16 on the smallest.
+TEST(GemmCompile, TheDeviceTestsTmaConfigurationsCompileForSm90aWithoutSpills) {
+  const GemmFamily family;
+  const NvrtcCompiler compiler;
+  ThreadPool pool;
+  std::vector<Compilation> compilations;
+  for (const auto& [shape, input] : {std::pair{std::array<int64_t, 4>{300, 520, 1000, 3}, Dtype::BF16},
+                                     std::pair{std::array<int64_t, 4>{77, 45, 56, 1}, Dtype::F16}}) {
+    const Problem problem = make_problem(
+        family, {{"m", shape[0]}, {"n", shape[1]}, {"k", shape[2]}, {"batch", shape[3]}, {"layout", "nt"}},
+        {input, Dtype::F32, Dtype::F32});
+    const ParameterSpace space = family.space(problem);
+    for (const nlohmann::json& j : gemm_tma_verify_parameters()) {
+      const Config config = space.from_json(j);
+      KernelSource s = family.source(problem, config);
+      const std::string entry = s.entries.at(0);
+      EXPECT_EQ(entry, "gemm_wgmma_tma");
+      const std::string arch = compile_arch(s, "sm_90");
+      CompileRequest request{std::move(s.code), std::move(s.entries), std::move(s.options), arch};
+      compilations.push_back({space.canonical(config) + " " + to_string(problem.precision), entry,
+                              pool.submit([&compiler, request] { return compiler.compile(request); })});
+    }
+  }
+  for (Compilation& c : compilations) {
+    const CompiledKernel k = c.result.get();
+    ASSERT_TRUE(k.ok) << c.what << "\n" << k.log;
+    const ResourceUsage& u = k.usage.at(c.entry);
+    EXPECT_EQ(u.spill_stores, 0) << c.what << "\n" << k.log;
+    EXPECT_EQ(u.spill_loads, 0) << c.what;
+    EXPECT_EQ(k.log.find("wgmma.mma_async instructions are serialized"), std::string::npos) << c.what << "\n" << k.log;
   }
 }
 

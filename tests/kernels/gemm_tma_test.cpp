@@ -162,6 +162,41 @@ TEST(GemmTmaSpace, TheBenchmarkKeysAreValidForTheirShapes) {
   for (const std::string& key : kGemmTmaSkinnyKeys) EXPECT_EQ(space.canonical(space.from_canonical(key)), key);
 }
 
+// GemmOnDevice.TmaConfigurations* builds these on its shapes in bf16 and f16, and
+// ListedTilesAgainstCublasOn4096Cubed on 4096^3: each must be a valid configuration there (a
+// choice's index given as a value, loader=2, once reached the GPU), and feed wgmma by TMA in the
+// clusters it names.
+TEST(GemmTmaSpace, TheDeviceTestsConfigurationsAreValidOnEveryShapeTheyRunOn) {
+  std::vector<std::array<int64_t, 4>> shapes = kGemmTmaVerifyShapes;
+  shapes.push_back({4096, 4096, 4096, 1});
+  for (Dtype input : {Dtype::BF16, Dtype::F16}) {
+    const Precision precision{input, Dtype::F32, Dtype::F32};
+    for (const auto& [m, n, k, batch] : shapes) {
+      const Problem problem =
+          make_problem(family, {{"m", m}, {"n", n}, {"k", k}, {"batch", batch}, {"layout", "nt"}}, precision);
+      const ParameterSpace space = family.space(problem);
+      int clusters = 0;
+      for (const nlohmann::json& j : gemm_tma_verify_parameters()) {
+        const std::string what = j.dump() + " on " + std::to_string(m) + "x" + std::to_string(n) + "x" +
+                                 std::to_string(k) + " batch " + std::to_string(batch) + " " + to_string(precision);
+        Config c;
+        ASSERT_NO_THROW(c = space.from_json(j)) << what;
+        ASSERT_TRUE(space.valid(c)) << what << ": " << space.violation(c);
+        EXPECT_EQ(space.from_canonical(space.canonical(c)), c) << what;
+        const GemmConfig g = GemmConfig::from(c, precision);
+        EXPECT_EQ(g.kernel, GemmKernel::Wgmma) << what;
+        EXPECT_EQ(g.loader, GemmLoader::Tma) << what;
+        EXPECT_EQ(g.cluster, j.at("cluster").get<int64_t>()) << what;
+        clusters += g.cluster == 2;
+        EXPECT_EQ(family.prepare(Workload{WorkloadKind::Dense, {}}, problem, c).steps.at(0).cluster.x,
+                  static_cast<unsigned>(g.cluster))
+            << what;
+      }
+      EXPECT_EQ(clusters, 4);
+    }
+  }
+}
+
 TEST(GemmTmaHash, TheFamilysTemplatesIncludeTheTmaKernel) {
   bool kernel = false, ops = false;
   for (std::string_view t : family.templates()) {
