@@ -34,12 +34,18 @@ __device__ __forceinline__ void kt_mbar_wait(unsigned bar, unsigned parity) {
   } while (!done);
 }
 
-// One arrival on the barrier at the same offset in CTA `rank` of the cluster (this one
-// included): mapa turns the local address into that CTA's.
+// One arrival on the barrier at the same offset in CTA `rank` of the cluster: mapa turns the
+// local address into that CTA's. The arrival keeps mbarrier.arrive's default .release.cta, as
+// CUTLASS's ClusterBarrier::arrive(cta_id) does: an empty barrier's arrival publishes no data
+// (the stage was read by wgmma, whose wait_group has retired it, and is next written by TMA),
+// so it needs no cluster-scope release. `.release.cluster` (until 62c2d56) asks for a
+// cluster-scope fence before every arrival, two per consumer warp and slice, stalling the warp
+// that must next issue wgmma: the prime suspect for clusters of 2 running about 1.9x slower
+// than CTAs of one on an H100.
 __device__ __forceinline__ void kt_mbar_arrive_cluster(unsigned bar, unsigned rank) {
   asm volatile(
       "{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
-      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}" ::"r"(bar),
+      "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}" ::"r"(bar),
       "r"(rank)
       : "memory");
 }

@@ -73,16 +73,15 @@ __device__ __forceinline__ void kt_produce(const KtSchedule& s, const KtTensorMa
 }
 
 // A consumer warp lets a stage go: in a cluster, in both CTAs (the producers of both write it).
-// Lane 0 arrives for its warp, which has passed wgmma.wait_group as a whole; the warp then
-// reconverges for the next .aligned wgmma instruction.
-__device__ __forceinline__ void kt_release(unsigned bar) {
+// Lane 0 arrives for its warp, which has passed wgmma.wait_group as a whole: on its own CTA's
+// barrier directly, on the peer's through mapa (kt_mbar_arrive_cluster: no cluster-scope
+// release). The warp then reconverges for the next .aligned wgmma instruction.
+__device__ __forceinline__ void kt_release(unsigned bar, unsigned rank) {
   if (threadIdx.x % 32 == 0) {
-    if (KT_CLUSTER == 1) {
-      kt_mbar_arrive(bar);
-    } else {
+    kt_mbar_arrive(bar);
 #pragma unroll
-      for (unsigned r = 0; r < KT_CLUSTER; ++r) kt_mbar_arrive_cluster(bar, r);
-    }
+    for (unsigned r = 0; r < KT_CLUSTER; ++r)
+      if (r != rank) kt_mbar_arrive_cluster(bar, r);
   }
   __syncwarp();
 }
@@ -117,6 +116,7 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS + 32, 1)
   } else {
     const int group = threadIdx.x / 128, warp = threadIdx.x / 32 % 4, lane = threadIdx.x % 32;
     const int grow = group / KT_WG_N * KT_TM, gcol = group % KT_WG_N * KT_TN;
+    const unsigned rank = KT_CLUSTER > 1 ? kt_cluster_rank() : 0;
     int stage = 0, held = 0;
     unsigned phase = 0;
     int it = begin;
@@ -140,13 +140,13 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS + 32, 1)
                      kt_descriptor(sb + stage * KT_B_BYTES + gcol * 128 + kk * 32));
         asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
         asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");  // the previous slice's products are done
-        if (it != first) kt_release(empty + held * 8);
+        if (it != first) kt_release(empty + held * 8, rank);
         held = stage;
         if (++stage == KT_STAGES) stage = 0, phase ^= 1;
       }
       asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
       kt_fence_operands(acc);
-      kt_release(empty + held * 8);
+      kt_release(empty + held * 8, rank);
       kt_finish_tile<KT_PER_THREAD>(
           s, tile, t_begin, max(begin, t_begin), seg_end, acc,
           [=](int q) { return grow + q / (KT_TN / 2) * 64 + warp * 16 + lane / 4 + q % 4 / 2 * 8; },

@@ -25,7 +25,13 @@ inline const std::vector<std::string> kGemmTmaSquareKeys = {
     "bk=64;bm=128;bn=256;cluster=1;decomposition=stream_k;loader=tma;mma=wgmma;raster=4;sk_grid=132;split=1;"
     "stages=4;tm=64;tn=256",
     "bk=64;bm=128;bn=256;cluster=1;decomposition=data_parallel;loader=cp_async;mma=wgmma;raster=1;sk_grid=132;"
-    "split=1;stages=4;tm=64;tn=256"};
+    "split=1;stages=4;tm=64;tn=256",
+    // Whether Stream-K's loss at 8192^3 is the decomposition's (L2: gemm_estimate.cpp), not TMA's:
+    // cp.async Stream-K, and the hybrid whose Stream-K CTAs take under two tiles each.
+    "bk=64;bm=128;bn=256;cluster=1;decomposition=stream_k;loader=cp_async;mma=wgmma;raster=4;sk_grid=132;split=1;"
+    "stages=4;tm=64;tn=256",
+    "bk=64;bm=128;bn=256;cluster=1;decomposition=hybrid;loader=tma;mma=wgmma;raster=4;sk_grid=132;split=1;"
+    "stages=4;tm=64;tn=256"};
 inline const std::vector<std::string> kGemmTmaSkinnyKeys = {
     "bk=64;bm=64;bn=64;cluster=1;decomposition=stream_k;loader=tma;mma=wgmma;raster=1;sk_grid=132;split=1;"
     "stages=5;tm=64;tn=64",
