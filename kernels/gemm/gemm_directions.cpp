@@ -73,7 +73,7 @@ CanonicalMoves GemmFamily::canonical_moves(const Problem& p) const {
       gemm_16bit_inputs(p.precision)      ? std::vector<GemmKernel>{GemmKernel::Wgmma, GemmKernel::Tensor}
       : p.precision.input == Dtype::F64 ? std::vector<GemmKernel>{GemmKernel::Dmma, GemmKernel::Simt}
                                           : std::vector<GemmKernel>{GemmKernel::Simt};
-  // wgmma starts once with each loader.
+  // wgmma starts once with each loader; TMA's data-parallel grid once more in clusters of 2.
   auto add = [&](GemmDecomposition d, GemmKernel kernel, GemmLoader loader, int64_t cluster) {
     Config c = start(d, kernel, loader, cluster, s, p.precision);
     if (space->valid(c)) moves.starts.push_back(std::move(c));
@@ -84,8 +84,7 @@ CanonicalMoves GemmFamily::canonical_moves(const Problem& p) const {
       add(d, kernel, GemmLoader::CpAsync, 1);
       if (kernel != GemmKernel::Wgmma) continue;
       add(d, kernel, GemmLoader::Tma, 1);
-      // No start in clusters of 2: on an H100 at 62c2d56 they ran about 1.9x slower than CTAs
-      // of one (gemm_estimate.cpp); the walk's "cluster" direction still reaches them.
+      if (d == GemmDecomposition::DataParallel) add(d, kernel, GemmLoader::Tma, 2);
     }
   // Tiles shrink as well as grow: a skinny or small C needs more, smaller tiles to fill the
   // device before Stream-K's split of k does.

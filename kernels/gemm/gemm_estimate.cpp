@@ -15,8 +15,6 @@ namespace {
 constexpr double kL2BytesPerUnit = 23.0 * 5.7;
 // The H100's L2.
 constexpr double kL2Bytes = 50e6;
-// TMA clusters of 2 against CTAs of one, same tile, measured on an H100 at 62c2d56 (costs_of).
-constexpr double kMeasuredClusterSlowdown = 1.9;
 
 struct CtaCosts {
   double tile_store = 0;  // a, b: a tile's elements per thread
@@ -53,16 +51,12 @@ CtaCosts costs_of(const GemmConfig& c, const Precision& p) {
       // wgmma outruns L2: a 128 x 256 tile's slice (48 KiB) takes L2 longer to serve than the
       // tensor cores take to consume it (bench/NOTES.md, "GEMM on the H100"), so a slice costs
       // the slower of the two. TMA leaves the consumers a wait and an arrival a slice instead
-      // of the copies. A cluster of 2 should read the shared operand's half-slice from L2 per
-      // CTA, but on an H100 at 62c2d56 every cluster-of-2 key ran about 1.9x slower than the
-      // same tile in CTAs of one (4096^3: 461.7 against 242.9 us; 8192^3: 3510 against 1853;
-      // bench/NOTES.md): until a GPU run shows the multicast paying, a cluster of 2 gets no
-      // L2 discount and is charged that measured slowdown, so the tuner never prefers it. It
-      // stays a valid point of the space, and the device test still runs it.
+      // of the copies; a cluster of 2 reads the shared operand's half-slice from L2 per CTA
+      // (H100, 45594db: 8192^3 1534 us in clusters of 2, raster 8, against 2088 in CTAs of one).
       const bool tma = c.loader == GemmLoader::Tma;
-      const double l2_bytes = static_cast<double>((c.bm + c.bn) * c.bk * dtype_size(p.input));
+      const double share_a = c.shared_operand() == 1 ? 0.5 : 1.0, share_b = c.shared_operand() == 2 ? 0.5 : 1.0;
+      const double l2_bytes = (share_a * c.bm + share_b * c.bn) * c.bk * dtype_size(p.input);
       k.iteration = (tma ? 2.0 : copies) + std::max(fragments / 4 / 1.5, l2_bytes / kL2BytesPerUnit);
-      if (c.cluster > 1) k.iteration *= kMeasuredClusterSlowdown;
     }
   }
   return k;
@@ -101,9 +95,10 @@ WorkEstimate estimate_gemm(const GemmShape& s, const GemmConfig& c, const Precis
   // Stream-K CTAs whose shares span two or more tiles run side by side at unrelated k offsets
   // of tiles far apart in the tile order, so no two read the same slice at about the same
   // time: where A and B outgrow L2, DRAM serves the missing fraction of every slice. On an H100
-  // at 62c2d56, TMA Stream-K (128 x 256, 132 CTAs of 15.5 tiles) took 3907 us at 8192^3 against
-  // data-parallel's 1853 (this term: about 10 GB, 3.1 ms); at 4096^3 (3.9 tiles a CTA, A and
-  // B 64 MB) 284 against 243. The hybrid's Stream-K CTAs take less than two tiles each.
+  // at 45594db (128 x 256, 132 CTAs of 15.5 tiles at 8192^3): Stream-K 2663 us with cp.async and
+  // 3835 with TMA against data-parallel's 2147 and 2088 (this term: about 10 GB, 3.1 ms); at
+  // 4096^3 (3.9 tiles a CTA, A and B 64 MB) 287 against 244. The hybrid's Stream-K CTAs take
+  // less than two tiles each (8192^3: 1835 us).
   if (g.sk_ctas > 0 && g.sk_share >= 2 * g.ipt) {
     const double footprint = (s.a_elements() + s.b_elements()) * in;
     const double missed = std::max(0.0, 1.0 - kL2Bytes / footprint);

@@ -135,9 +135,9 @@ TEST(GemmTmaPlan, CarriesTensorMapsOverAAndBClusterDimsAndTheProducerWarp) {
   EXPECT_FALSE(family.emulable(p, space.from_json(tma(2))));
 }
 
-// TMA ranks above cp.async; a cluster of 2, measured about 1.9x slower than CTAs of one on an
-// H100 at 62c2d56, ranks below both until a GPU run shows its multicast paying.
-TEST(GemmTmaEstimate, TmaRanksAboveCpAsyncAndAClusterOfTwoBelowBothOnALargeSquare) {
+// TMA ranks above cp.async, and a cluster of 2 (the shared operand's slice read from L2 once a
+// pair) above CTAs of one: H100, 8192^3, 1534 against 2088 us.
+TEST(GemmTmaEstimate, TmaAndAClusterRankAboveCpAsyncOnALargeSquare) {
   const Workload dense{WorkloadKind::Dense, {}};
   const Problem p = nt(4096, 4096, 4096);
   const ParameterSpace space = family.space(p);
@@ -150,13 +150,11 @@ TEST(GemmTmaEstimate, TmaRanksAboveCpAsyncAndAClusterOfTwoBelowBothOnALargeSquar
     return t;
   };
   EXPECT_LT(slowest(tma(1)), slowest(cp));
-  EXPECT_GT(slowest(tma(2)), slowest(tma(1)));
-  EXPECT_GT(slowest(tma(2)), slowest(cp));
-  EXPECT_GT(slowest(tma(2, 4)), slowest(tma(1, 4)));
+  EXPECT_LT(slowest(tma(2)), slowest(tma(1)));
 }
 
-// Pure Stream-K over many tiles a CTA reads every slice from DRAM once A and B outgrow L2 (TMA
-// Stream-K ran 2.1x slower than data-parallel at 8192^3 on an H100); where they fit (384 x 384
+// Pure Stream-K over many tiles a CTA reads every slice from DRAM once A and B outgrow L2 (at
+// 8192^3 on an H100 it ran 1.2x (cp.async) and 1.8x (TMA) slower than data-parallel); where they fit (384 x 384
 // x 16384) or the hybrid's CTAs take under two tiles, it costs about what data-parallel does.
 TEST(GemmTmaEstimate, StreamKOverManyTilesACtaPaysDramWhereTheOperandsOutgrowL2) {
   const Workload dense{WorkloadKind::Dense, {}};
