@@ -39,6 +39,8 @@ class CudaError : public std::runtime_error {
   X(cuFuncGetAttribute, func_get_attribute)           \
   X(cuFuncSetAttribute, func_set_attribute)           \
   X(cuLaunchKernel, launch_kernel)                    \
+  X(cuLaunchKernelEx, launch_kernel_ex)               \
+  X(cuTensorMapEncodeTiled, tensor_map_encode_tiled)  \
   X(cuMemAlloc, mem_alloc)                            \
   X(cuMemFree, mem_free)                              \
   X(cuMemcpyHtoD, memcpy_htod)                        \
@@ -61,7 +63,8 @@ class CudaError : public std::runtime_error {
   X(cuGetErrorString, get_error_string)
 
 // Functions a driver may lack without ktune losing the GPU: CUDA graphs with conditional
-// nodes, for loops the device runs (CUDA 12.4 and later). Null where the driver lacks them.
+// nodes, for loops the device runs (CUDA 12.4 and later), and a kernel node's cluster
+// attribute. Null where the driver lacks them.
 #define KTUNE_CUDA_DRIVER_OPTIONAL_FUNCTIONS(X)                          \
   X(cuGraphCreate, graph_create)                                         \
   X(cuGraphDestroy, graph_destroy)                                       \
@@ -69,7 +72,8 @@ class CudaError : public std::runtime_error {
   X(cuGraphConditionalHandleCreate, graph_conditional_handle_create)     \
   X(cuGraphInstantiateWithFlags, graph_instantiate)                      \
   X(cuGraphLaunch, graph_launch)                                         \
-  X(cuGraphExecDestroy, graph_exec_destroy)
+  X(cuGraphExecDestroy, graph_exec_destroy)                             \
+  X(cuGraphKernelNodeSetAttribute, graph_kernel_node_set_attribute)
 
 struct CudaDriver {
 #define KTUNE_CUDA_DRIVER_MEMBER(symbol, member) decltype(&::symbol) member = nullptr;

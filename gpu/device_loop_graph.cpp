@@ -143,6 +143,15 @@ CUgraphNode DeviceLoopGraph::add_ops(CUgraph graph, const std::vector<PlanOp>& o
         p.kernel.sharedMemBytes = k.shared_bytes;
         p.kernel.kernelParams = k.params.data();
         after = add(graph, after, p);
+        if (k.cluster.x * k.cluster.y * k.cluster.z > 1) {
+          // A node launched in clusters carries them as an attribute, as cuLaunchKernelEx would.
+          CUlaunchAttributeValue v{};
+          v.clusterDim.x = k.cluster.x;
+          v.clusterDim.y = k.cluster.y;
+          v.clusterDim.z = k.cluster.z;
+          cu_.check(cu_.graph_kernel_node_set_attribute(after, CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, &v),
+                    "giving a kernel node its clusters");
+        }
         break;
       }
       case PlanOp::Kind::Fill:

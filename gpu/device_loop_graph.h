@@ -19,6 +19,7 @@ namespace ktune {
 struct GraphKernel {
   CUfunction function = nullptr;
   Dim3 grid, block;
+  Dim3 cluster;  // 1 x 1 x 1: no cluster
   uint32_t shared_bytes = 0;
   std::vector<void*> params;
 };

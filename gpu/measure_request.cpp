@@ -16,6 +16,7 @@ Dim3 dim_from_json(const nlohmann::json& j) {
 
 // Scalars keep their C type on the wire: the kernel reads exactly that many bytes.
 nlohmann::json arg_to_json(const KernelArg& a) {
+  if (a.tensor_map) return {{"tensor_map", tensor_map_to_json(*a.tensor_map)}};
   if (!a.buffer.empty()) return {{"buffer", a.buffer}};
   return std::visit(
       [](auto v) -> nlohmann::json {
@@ -29,6 +30,7 @@ nlohmann::json arg_to_json(const KernelArg& a) {
 }
 
 KernelArg arg_from_json(const nlohmann::json& j) {
+  if (j.contains("tensor_map")) return KernelArg::of_tensor_map(tensor_map_from_json(j.at("tensor_map")));
   if (j.contains("buffer")) return KernelArg::of_buffer(j.at("buffer").get<std::string>());
   if (j.contains("i32")) return KernelArg::of_scalar(j.at("i32").get<int32_t>());
   if (j.contains("i64")) return KernelArg::of_scalar(j.at("i64").get<int64_t>());
@@ -42,6 +44,7 @@ nlohmann::json step_to_json(const LaunchStep& s) {
   nlohmann::json j = {{"entry", s.entry},
                       {"grid", dim_to_json(s.grid)},
                       {"block", dim_to_json(s.block)},
+                      {"cluster", dim_to_json(s.cluster)},
                       {"shared_bytes", s.shared_bytes},
                       {"args", args}};
   if (s.grid_from)
@@ -56,6 +59,7 @@ LaunchStep step_from_json(const nlohmann::json& j) {
   s.entry = j.at("entry").get<std::string>();
   s.grid = dim_from_json(j.at("grid"));
   s.block = dim_from_json(j.at("block"));
+  if (j.contains("cluster")) s.cluster = dim_from_json(j.at("cluster"));  // absent from older daemons: none
   s.shared_bytes = j.at("shared_bytes").get<uint32_t>();
   for (const nlohmann::json& a : j.at("args")) s.args.push_back(arg_from_json(a));
   if (j.contains("grid_from")) {

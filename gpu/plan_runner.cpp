@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <variant>
 
+#include "gpu/tensor_map.h"
+
 namespace ktune {
 
 PlanRunner::PlanRunner(const CudaDriver& cu, const CudaModule& module, const std::vector<LaunchStep>& steps,
@@ -64,8 +66,8 @@ GraphKernel PlanRunner::graph_kernel(size_t launch, int sms) {
   const auto wave = static_cast<uint32_t>(std::max(1, per_sm) * std::max(1, sms));
   const LaunchStep run = *resolve_launch(
       s, [](const std::string&, uint32_t) { return 0; }, CounterGrids::Wave, wave);
-  GraphKernel k{l.function, run.grid, run.block, run.shared_bytes, {}};
-  for (uint64_t& slot : l.slots) k.params.push_back(&slot);
+  GraphKernel k{l.function, run.grid, run.block, run.cluster, run.shared_bytes, {}};
+  for (Slot& slot : l.slots) k.params.push_back(slot.bytes);
   return k;
 }
 
@@ -89,11 +91,15 @@ PlanRunner::Launch PlanRunner::prepare_launch(const CudaModule& module, const La
   l.slots.resize(step.args.size());
   for (size_t a = 0; a < step.args.size(); ++a) {
     const KernelArg& arg = step.args[a];
-    if (!arg.buffer.empty()) {
+    if (arg.tensor_map) {
+      const CUtensorMap map =
+          encode_tensor_map(cu_, *arg.tensor_map, table_.at(arg.tensor_map->buffer), table_.size.at(arg.tensor_map->buffer));
+      std::memcpy(l.slots[a].bytes, &map, sizeof map);
+    } else if (!arg.buffer.empty()) {
       const CUdeviceptr address = table_.at(arg.buffer);
-      std::memcpy(&l.slots[a], &address, sizeof address);
+      std::memcpy(l.slots[a].bytes, &address, sizeof address);
     } else {
-      std::visit([&](auto v) { std::memcpy(&l.slots[a], &v, sizeof v); }, arg.scalar);
+      std::visit([&](auto v) { std::memcpy(l.slots[a].bytes, &v, sizeof v); }, arg.scalar);
     }
   }
   return l;
@@ -120,6 +126,36 @@ int32_t PlanRunner::read_counter(CUstream stream, const std::string& buffer, uin
   return value;
 }
 
+// A launch in clusters needs cuLaunchKernelEx's attribute; any other takes the plain call.
+void PlanRunner::enqueue(Launch& l, const LaunchStep& s, CUstream stream) {
+  std::vector<void*> params;
+  for (Slot& slot : l.slots) params.push_back(slot.bytes);
+  if (!s.clustered()) {
+    cu_.check(cu_.launch_kernel(l.function, s.grid.x, s.grid.y, s.grid.z, s.block.x, s.block.y, s.block.z,
+                                s.shared_bytes, stream, params.data(), nullptr),
+              "launching '" + s.entry + "'");
+    return;
+  }
+  CUlaunchAttribute cluster{};
+  cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  cluster.value.clusterDim.x = s.cluster.x;
+  cluster.value.clusterDim.y = s.cluster.y;
+  cluster.value.clusterDim.z = s.cluster.z;
+  CUlaunchConfig config{};
+  config.gridDimX = s.grid.x;
+  config.gridDimY = s.grid.y;
+  config.gridDimZ = s.grid.z;
+  config.blockDimX = s.block.x;
+  config.blockDimY = s.block.y;
+  config.blockDimZ = s.block.z;
+  config.sharedMemBytes = s.shared_bytes;
+  config.hStream = stream;
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  cu_.check(cu_.launch_kernel_ex(&config, l.function, params.data(), nullptr),
+            "launching '" + s.entry + "' in clusters of " + std::to_string(s.cluster.x * s.cluster.y * s.cluster.z));
+}
+
 void PlanRunner::run(CUstream stream) {
   if (graph_) {
     graph_->launch(stream);
@@ -137,11 +173,7 @@ void PlanRunner::run_ops(const std::vector<PlanOp>& ops, CUstream stream) {
         Launch& l = launches_.at(op.launch);
         const std::optional<LaunchStep> s = resolve_launch(*l.step, counter);
         if (!s) break;
-        std::vector<void*> params;
-        for (uint64_t& slot : l.slots) params.push_back(&slot);
-        cu_.check(cu_.launch_kernel(l.function, s->grid.x, s->grid.y, s->grid.z, s->block.x, s->block.y, s->block.z,
-                                    s->shared_bytes, stream, params.data(), nullptr),
-                  "launching '" + s->entry + "'");
+        enqueue(l, *s, stream);
         window_ = {};  // the stream may change any buffer from here on
         break;
       }

@@ -1,7 +1,9 @@
 #pragma once
 // Runs a launch plan's program (kernels/launch_plan.h) on a stream: its launches bound to the
 // functions of a loaded module and to device addresses by buffer name. The measurement worker
-// times it; the C++ client runs it on the user's own buffers. A program with loops runs as one
+// times it; the C++ client runs it on the user's own buffers. Tensor-map arguments are encoded
+// over the table's addresses here (a new binding builds a new runner), and a launch in
+// clusters goes through cuLaunchKernelEx. A program with loops runs as one
 // CUDA graph whose loops the device tests (device_loop_graph.h) where the driver has
 // conditional nodes; otherwise, or with KTUNE_LOOPS=host in the environment, the host runs
 // each loop, reading its counter after every iteration.
@@ -34,10 +36,15 @@ class PlanRunner {
   bool loops_on_device() const { return graph_ != nullptr; }
 
  private:
+  // One argument's bytes: a scalar, an address, or a tensor map (128 bytes, 64-byte aligned
+  // as CUtensorMap is). The launch reads each parameter's size from the kernel.
+  struct alignas(64) Slot {
+    unsigned char bytes[kTensorMapBytes];
+  };
   struct Launch {
     CUfunction function = nullptr;
     const LaunchStep* step = nullptr;
-    std::vector<uint64_t> slots;  // every argument's bytes; cuLaunchKernel reads its size from each
+    std::vector<Slot> slots;
   };
 
   // A window of a counter buffer, read in one transfer and valid until the next enqueue: a
@@ -49,6 +56,7 @@ class PlanRunner {
   static constexpr uint64_t kWindowWords = 256;
 
   Launch prepare_launch(const CudaModule& module, const LaunchStep& step) const;
+  void enqueue(Launch& l, const LaunchStep& s, CUstream stream);
   GraphKernel graph_kernel(size_t launch, int sms);
   void build_graph();
   int32_t read_counter(CUstream stream, const std::string& buffer, uint32_t index);

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "workload/input_error.h"
+#include "workload/workload.h"
 
 namespace ktune {
 
@@ -73,6 +74,8 @@ std::optional<LaunchStep> resolve_launch(const LaunchStep& step,
     out.grid.x = static_cast<uint32_t>(std::min<int64_t>(blocks, step.grid.x));
     out.grid_from.reset();
   }
+  // Whole clusters (step.grid.x is a multiple of them: rounding up stays within it).
+  if (out.cluster.x > 1) out.grid.x = (out.grid.x + out.cluster.x - 1) / out.cluster.x * out.cluster.x;
   return out;
 }
 
@@ -109,6 +112,27 @@ void check_ops(const LaunchPlan& plan, const std::vector<PlanOp>& ops, const std
 
 }  // namespace
 
+bool LaunchStep::has_tensor_maps() const {
+  return std::any_of(args.begin(), args.end(), [](const KernelArg& a) { return a.tensor_map.has_value(); });
+}
+
+namespace {
+
+void check_tensor_map(const LaunchStep& s, const TensorMapArg& m, const std::set<std::string>& names) {
+  const std::string what = "a tensor map of " + s.entry;
+  if (!names.count(m.buffer)) throw InputError(what + " names no buffer '" + m.buffer + "' of the plan");
+  if (m.dims.empty() || m.dims.size() > 5 || m.strides.size() + 1 != m.dims.size() || m.box.size() != m.dims.size())
+    throw InputError(what + " needs 1 to 5 dimensions, a stride for each but the first, and a box as deep");
+  for (uint32_t b : m.box)
+    if (b < 1 || b > 256) throw InputError(what + " has a box side outside 1..256");
+  for (uint64_t st : m.strides)
+    if (st % 16 != 0) throw InputError(what + " has a stride that is not a multiple of 16 bytes");
+  if (m.swizzle_bytes != 0 && m.swizzle_bytes != 32 && m.swizzle_bytes != 64 && m.swizzle_bytes != 128)
+    throw InputError(what + " swizzles over " + std::to_string(m.swizzle_bytes) + " bytes (0, 32, 64 or 128)");
+}
+
+}  // namespace
+
 void check_plan(const LaunchPlan& plan) {
   std::set<std::string> names;
   for (const DeviceBuffer& b : plan.buffers) names.insert(b.name);
@@ -116,6 +140,11 @@ void check_plan(const LaunchPlan& plan) {
     for (const KernelArg& a : s.args)
       if (!a.buffer.empty() && !names.count(a.buffer))
         throw InputError("launch of " + s.entry + " names no buffer '" + a.buffer + "' of the plan");
+    for (const KernelArg& a : s.args)
+      if (a.tensor_map) check_tensor_map(s, *a.tensor_map, names);
+    if (s.cluster.x == 0 || s.cluster.y == 0 || s.cluster.z == 0 || s.grid.x % s.cluster.x != 0 ||
+        s.grid.y % s.cluster.y != 0 || s.grid.z % s.cluster.z != 0)
+      throw InputError("launch of " + s.entry + " has a grid that is not a whole number of its clusters");
     if (s.grid_from && !names.count(s.grid_from->buffer))
       throw InputError("launch of " + s.entry + " sizes its grid from no buffer '" + s.grid_from->buffer + "'");
   }
@@ -126,6 +155,22 @@ void check_plan(const LaunchPlan& plan) {
     throw InputError("the plan's alike units (" + std::to_string(plan.alike->units) + " of " +
                      std::to_string(plan.alike->unit) + " ops from op " + std::to_string(plan.alike->first) +
                      ") do not lie within its program of " + std::to_string(plan.program.size()) + " ops");
+}
+
+nlohmann::json tensor_map_to_json(const TensorMapArg& m) {
+  return {{"buffer", m.buffer}, {"dtype", to_string(m.dtype)}, {"dims", m.dims},
+          {"strides", m.strides}, {"box", m.box}, {"swizzle_bytes", m.swizzle_bytes}};
+}
+
+TensorMapArg tensor_map_from_json(const nlohmann::json& j) {
+  TensorMapArg m;
+  m.buffer = j.at("buffer").get<std::string>();
+  m.dtype = dtype_from_string(j.at("dtype").get<std::string>());
+  m.dims = j.at("dims").get<std::vector<uint64_t>>();
+  m.strides = j.at("strides").get<std::vector<uint64_t>>();
+  m.box = j.at("box").get<std::vector<uint32_t>>();
+  m.swizzle_bytes = j.at("swizzle_bytes").get<uint32_t>();
+  return m;
 }
 
 nlohmann::json program_to_json(const std::vector<PlanOp>& program) {

@@ -22,16 +22,39 @@ struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
 };
 
-// A kernel argument: a named device buffer or a scalar passed by value. Arguments are the same
-// in every iteration of a loop (what changes, such as an iteration number for ping-pong
-// buffers, lives in device memory), so that a loop can run on the device.
+// A TMA descriptor (the driver's 128-byte CUtensorMap) over a named device buffer, for kernels
+// that load tiles with cp.async.bulk.tensor: whoever runs the plan encodes it once the buffer
+// has its address (cuTensorMapEncodeTiled) and passes it by value. Dimensions run innermost
+// first; `strides` are the byte strides of dimensions 1 and up (the innermost is dense); `box`
+// is the tile one copy moves; elements outside the dimensions load as zeros.
+struct TensorMapArg {
+  std::string buffer;
+  Dtype dtype = Dtype::F32;
+  std::vector<uint64_t> dims;
+  std::vector<uint64_t> strides;
+  std::vector<uint32_t> box;
+  uint32_t swizzle_bytes = 0;  // 0 (none), 32, 64 or 128: the span of the shared-memory swizzle
+
+  bool operator==(const TensorMapArg& o) const {
+    return buffer == o.buffer && dtype == o.dtype && dims == o.dims && strides == o.strides && box == o.box &&
+           swizzle_bytes == o.swizzle_bytes;
+  }
+};
+constexpr size_t kTensorMapBytes = 128;
+
+// A kernel argument: a named device buffer, a scalar passed by value, or a tensor map over a
+// buffer (`buffer` then empty: the kernel gets the descriptor, not the address). Arguments are
+// the same in every iteration of a loop (what changes, such as an iteration number for
+// ping-pong buffers, lives in device memory), so that a loop can run on the device.
 struct KernelArg {
-  std::string buffer;  // empty for scalars
+  std::string buffer;  // empty for scalars and tensor maps
   std::variant<int32_t, int64_t, float, double> scalar{int32_t{0}};
+  std::optional<TensorMapArg> tensor_map{};
 
   static KernelArg of_buffer(std::string name) { return {std::move(name), int32_t{0}}; }
   template <typename T>
   static KernelArg of_scalar(T v) { return {"", v}; }
+  static KernelArg of_tensor_map(TensorMapArg map) { return {"", int32_t{0}, std::move(map)}; }
 };
 
 // A grid sized on the device: x = ceil(counter / items_per_block), where the counter is the
@@ -51,6 +74,13 @@ struct LaunchStep {
   uint32_t shared_bytes = 0;
   std::vector<KernelArg> args;
   std::optional<GridFromCounter> grid_from;
+  // CTAs a thread-block cluster (sm_90), the grid a multiple of it: 1 x 1 x 1 launches without
+  // one. Last, so that the families' aggregate initialisers need not name it.
+  Dim3 cluster{};
+
+  bool clustered() const { return cluster.x * cluster.y * cluster.z > 1; }
+  // Whether any argument is a tensor map (which only the driver encodes).
+  bool has_tensor_maps() const;
 };
 
 // One operation of a plan's program: run steps[launch], fill a buffer with a 32-bit word,
@@ -143,11 +173,16 @@ std::optional<LaunchStep> resolve_launch(const LaunchStep& step,
                                          const std::function<int32_t(const std::string&, uint32_t)>& counter,
                                          CounterGrids grids = CounterGrids::FromCounter, uint32_t wave = 1);
 
-// Throws InputError when `plan` names a buffer it lacks, a launch it does not have, or a loop
-// without a stopping buffer or bound.
+// Throws InputError when `plan` names a buffer it lacks, a launch it does not have, a loop
+// without a stopping buffer or bound, a tensor map whose shape does not hold together, or a
+// grid that is not a whole number of clusters.
 void check_plan(const LaunchPlan& plan);
 
 nlohmann::json program_to_json(const std::vector<PlanOp>& program);
+// A tensor map's description (not its encoded bytes): what the worker protocol and a stored
+// answer carry.
+nlohmann::json tensor_map_to_json(const TensorMapArg& m);
+TensorMapArg tensor_map_from_json(const nlohmann::json& j);  // throws nlohmann::json::exception, InputError
 std::vector<PlanOp> program_from_json(const nlohmann::json& j);  // throws nlohmann::json::exception
 
 }  // namespace ktune

@@ -80,11 +80,13 @@ nlohmann::json build_tune_answer(const KernelFamily& family, const Workload& wor
     // row_ptr, or SELL-32's slice_ptr, ...), or a scalar's value.
     nlohmann::json args = nlohmann::json::array();
     for (const KernelArg& a : s.args) {
-      if (!a.buffer.empty()) args.push_back({{"buffer", a.buffer}});
+      if (a.tensor_map) args.push_back({{"tensor_map", tensor_map_to_json(*a.tensor_map)}});
+      else if (!a.buffer.empty()) args.push_back({{"buffer", a.buffer}});
       else std::visit([&args](auto v) { args.push_back({{"scalar", v}}); }, a.scalar);
     }
     nlohmann::json step = {{"entry", s.entry}, {"grid", dim(s.grid)}, {"block", dim(s.block)},
                            {"shared_bytes", s.shared_bytes}, {"args", args}};
+    if (s.clustered()) step["cluster"] = dim(s.cluster);  // thread-block clusters: absent without
     if (s.grid_from)
       step["grid_from"] = {{"buffer", s.grid_from->buffer}, {"index", s.grid_from->index},
                            {"items_per_block", s.grid_from->items_per_block}};

@@ -51,6 +51,17 @@ __device__ __forceinline__ int kt_slot(const KtSchedule& s, int c, int t_begin) 
   return (b >= t_begin) ? c : s.grid + c;
 }
 
+// Where the threads computing a tile meet in its epilogue: the whole CTA, or, beside a producer
+// warp that only loads (KT_PRODUCER_WARP: gemm_wgmma_tma.cu), the KT_THREADS consumers alone,
+// on named barrier 1 (the producer never reaches the epilogue).
+__device__ __forceinline__ void kt_tile_sync() {
+#if defined(KT_PRODUCER_WARP) && KT_PRODUCER_WARP
+  asm volatile("bar.sync 1, %0;" ::"n"(KT_THREADS) : "memory");
+#else
+  __syncthreads();
+#endif
+}
+
 // Writes this CTA's part of a tile. `acc[q]` is the thread's q-th accumulator, at tile row
 // row_of(q) and column col_of(q). A CTA with the whole tile stores it; otherwise it leaves its
 // partial in its slot and counts itself in; the last to arrive adds the others' and stores C.
@@ -68,7 +79,7 @@ __device__ __forceinline__ void kt_finish_tile(const KtSchedule& s, int tile, in
 #pragma unroll
     for (int q = 0; q < PER_THREAD; ++q) mine[q * KT_THREADS + tid] = acc[q];
     __threadfence();
-    __syncthreads();
+    kt_tile_sync();
     if (tid == 0) {
       // The CTAs whose ranges meet this tile are consecutive: walk out from this one.
       int lo = me, hi = me;
@@ -85,7 +96,7 @@ __device__ __forceinline__ void kt_finish_tile(const KtSchedule& s, int tile, in
       kt_lo = lo;
       kt_hi = arrived == hi - lo ? hi : -1;
     }
-    __syncthreads();
+    kt_tile_sync();
     const int lo = kt_lo, hi = kt_hi;
     if (hi < 0) return;
     __threadfence();

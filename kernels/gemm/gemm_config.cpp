@@ -15,6 +15,9 @@ const std::vector<std::string> kDecompositions = {"data_parallel", "split_k", "s
 const std::vector<std::string> kF32Mma = {"fma"};
 const std::vector<std::string> kF64Mma = {"fma", "dmma"};
 const std::vector<std::string> kTensorMma = {"sync", "wgmma"};
+// The wgmma kernel's loaders (GemmLoader); the other kernels have only cp.async or registers.
+const std::vector<std::string> kTensorLoaders = {"cp_async", "tma"};
+const std::vector<std::string> kOneLoader = {"cp_async"};
 
 // Static shared memory a CTA may declare (the SIMT kernel), and the dynamic shared memory an
 // sm_90 CTA may opt into (the tensor kernel's ring of slices).
@@ -53,6 +56,8 @@ GemmConfig GemmConfig::from(const Config& c, const Precision& p) {
   g.split = c.at("split");
   g.sk_grid = c.at("sk_grid");
   g.raster = c.at("raster");
+  g.loader = static_cast<GemmLoader>(c.at("loader"));
+  g.cluster = c.at("cluster");
   return g;
 }
 
@@ -62,11 +67,14 @@ int64_t GemmConfig::threads() const {
   return units * (kernel == GemmKernel::Wgmma ? 128 : 32);
 }
 
+int64_t GemmConfig::block_threads() const { return threads() + (loader == GemmLoader::Tma ? 32 : 0); }
+
 int64_t GemmConfig::shared_bytes(const GemmShape& s, const Precision& p) const {
   const int64_t in = static_cast<int64_t>(dtype_size(p.input));
   if (kernel == GemmKernel::Simt) return stages * bk * (bm + 1 + bn + 1) * in;
   // 128-byte rows of k (one swizzle atom), and room to align the ring to 1024 bytes.
-  if (kernel == GemmKernel::Wgmma) return stages * (bm + bn) * 128 + 1024;
+  // TMA: a full and an empty mbarrier a stage after the ring.
+  if (kernel == GemmKernel::Wgmma) return stages * (bm + bn) * 128 + 1024 + (loader == GemmLoader::Tma ? 16 * stages : 0);
   // Each operand's slice as it lies in memory, its rows padded: by 8 elements (gemm_tensor.cu),
   // or for DMMA by 4 doubles where k runs along the row and 8 where m or n does (gemm_dmma.cu).
   const int64_t pad_k = kernel == GemmKernel::Dmma ? 4 : 8, pad_mn = 8;
@@ -78,8 +86,9 @@ int64_t GemmConfig::shared_bytes(const GemmShape& s, const Precision& p) const {
 int64_t GemmConfig::accumulators_per_thread() const { return bm * bn / threads(); }
 
 int64_t GemmConfig::data_registers(const Precision& p) const {
-  // A warp's A fragments of one k-step (four registers per 16 rows) and a pair of B's.
-  if (kernel == GemmKernel::Tensor) return accumulators_per_thread() + tm / 16 * 4 + 4;
+  // A warp's fragments of one k-step: A's four registers per 16 rows and B's two per 8 columns
+  // (ptxas holds a whole k-step's B: a 32 x 128 warp tile of 128 accumulators spills in tn).
+  if (kernel == GemmKernel::Tensor) return accumulators_per_thread() + tm / 16 * 4 + tn / 8 * 2;
   if (kernel == GemmKernel::Wgmma) return accumulators_per_thread();  // operands stay in shared memory
   if (kernel == GemmKernel::Dmma) return 2 * (accumulators_per_thread() + tm / 8 + tn / 8);  // doubles
   const int64_t loads = (bm + bn) * bk / threads();
@@ -108,6 +117,9 @@ ParameterSpace gemm_space(const GemmShape& shape, const Precision& p) {
       Parameter::power_of_two("split", 1, 16),
       Parameter::int_range("sk_grid", 4, 4 * kGemmSms, 4),
       Parameter::power_of_two("raster", 1, 8),
+      // wgmma's ring filled by cp.async or by TMA, and (TMA) CTAs a cluster multicasting a slice.
+      Parameter::enumeration("loader", tensor ? kTensorLoaders : kOneLoader),
+      Parameter::power_of_two("cluster", 1, tensor ? 2 : 1),
   };
   auto config = [p](const Config& c) { return GemmConfig::from(c, p); };
   s.constraints = {
@@ -118,6 +130,17 @@ ParameterSpace gemm_space(const GemmShape& shape, const Precision& p) {
          if (config(c).kernel != GemmKernel::Wgmma) return true;
          return !shape.a_transposed && shape.b_transposed && shape.rows_aligned(8) && c.at("bk") == 64 &&
                 c.at("tm") >= 64 && c.at("tn") >= 64 && c.at("stages") >= 3;
+       }},
+      {"tma loads wgmma's ring only, its coordinates (batch * m, batch * n rows) count in 32 bits; a cluster "
+       "of 2 needs tma and a data-parallel grid (its two CTAs then run the same k-slices of tiles that share an "
+       "operand; Stream-K and split-K CTAs of one cluster would not)",
+       [config, shape](const Config& c) {
+         const GemmConfig g = config(c);
+         if (g.loader == GemmLoader::Tma &&
+             (g.kernel != GemmKernel::Wgmma || shape.batch * std::max(shape.m, shape.n) >= (int64_t{1} << 31)))
+           return false;
+         return g.cluster == 1 ||
+                (g.loader == GemmLoader::Tma && g.decomposition == GemmDecomposition::DataParallel);
        }},
       {"simt: micro-tiles of at most 8 x 8 and 1 or 2 stages; dmma: warp tiles of 8 x 8 blocks and a ring of 2 "
        "or more stages",

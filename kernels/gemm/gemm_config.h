@@ -14,6 +14,9 @@ namespace ktune {
 
 enum class GemmDecomposition { DataParallel, SplitK, StreamK, Hybrid };
 enum class GemmKernel { Simt, Tensor, Wgmma, Dmma };
+// How the wgmma kernel fills its ring: every thread's cp.async, or TMA from one producer thread
+// (gemm_wgmma_tma.cu), which alone can multicast a slice to a cluster of CTAs.
+enum class GemmLoader { CpAsync, Tma };
 
 // The SMs a Stream-K grid is sized against: H100 SXM and H200 both have 132. A grid larger than
 // the device's is still correct (no CTA waits on another), only slower.
@@ -28,9 +31,16 @@ struct GemmConfig {
   int64_t split = 1;       // split-K factor
   int64_t sk_grid = kGemmSms;  // Stream-K CTAs
   int64_t raster = 1;          // tile-rows a rasterisation group (1: row-major tile order)
+  GemmLoader loader = GemmLoader::CpAsync;
+  int64_t cluster = 1;  // TMA: CTAs a cluster sharing one operand's slices by multicast
+
+  // The operand a cluster's CTAs share (gemm_schedule.h pairs neighbouring tiles): 1 A (tiles
+  // of one tile-row, row-major order), 2 B (of one tile-column, grouped order); 0 without one.
+  int64_t shared_operand() const { return cluster == 1 ? 0 : raster == 1 ? 1 : 2; }
 
   static GemmConfig from(const Config& c, const Precision& p);
-  int64_t threads() const;
+  int64_t threads() const;        // those computing the tile
+  int64_t block_threads() const;  // and the TMA loader's producer warp beside them
   int64_t shared_bytes(const GemmShape& s, const Precision& p) const;
   int64_t accumulators_per_thread() const;  // elements of C a thread holds
   // 32-bit registers a thread holds its accumulators and its prefetched slice elements (simt)

@@ -2,8 +2,9 @@
 // the block tile (coarsening: more of C a CTA), of the thread or warp tile (coarsening a
 // thread), of the k-slice (unrolling) and of the Stream-K grid, and one more pipeline stage.
 // The decomposition and the instruction (`mma`: FMA, DMMA, mma.sync or wgmma) are discrete
-// choices the walk does not cross; each starts at a middle-sized tile, Stream-K and the hybrid
-// at the grid-size model's favourite grid (gemm_estimate.h); the walk may group the tile order.
+// choices the walk does not cross, nor is wgmma's loader (cp.async or TMA); each starts at a
+// middle-sized tile, Stream-K and the hybrid at the grid-size model's favourite grid
+// (gemm_estimate.h); the walk may group the tile order and pair TMA's CTAs in clusters.
 #include <functional>
 #include <memory>
 #include <optional>
@@ -36,7 +37,8 @@ Step scale(std::shared_ptr<const ParameterSpace> space, const char* parameter, b
   };
 }
 
-Config start(GemmDecomposition d, GemmKernel kernel, const GemmShape& s, const Precision& p) {
+Config start(GemmDecomposition d, GemmKernel kernel, GemmLoader loader, int64_t cluster, const GemmShape& s,
+             const Precision& p) {
   const bool tensor = kernel == GemmKernel::Tensor || kernel == GemmKernel::Wgmma, wgmma = kernel == GemmKernel::Wgmma;
   const bool dmma = kernel == GemmKernel::Dmma;
   // mma.sync: four warps of 64 x 64 on a 128 x 128 tile, three slices in flight (CUTLASS's
@@ -53,7 +55,9 @@ Config start(GemmDecomposition d, GemmKernel kernel, const GemmShape& s, const P
               {"stages", wgmma ? 4 : tensor || dmma ? 3 : 2},
               {"split", d == GemmDecomposition::SplitK ? 4 : 1},
               {"sk_grid", kGemmSms},
-              {"raster", 1}};
+              {"raster", 1},
+              {"loader", static_cast<int64_t>(loader)},
+              {"cluster", cluster}};
   if (d == GemmDecomposition::StreamK || d == GemmDecomposition::Hybrid)
     c["sk_grid"] = preferred_sk_grid(s, GemmConfig::from(c, p), p);
   return c;
@@ -69,11 +73,18 @@ CanonicalMoves GemmFamily::canonical_moves(const Problem& p) const {
       gemm_16bit_inputs(p.precision)      ? std::vector<GemmKernel>{GemmKernel::Wgmma, GemmKernel::Tensor}
       : p.precision.input == Dtype::F64 ? std::vector<GemmKernel>{GemmKernel::Dmma, GemmKernel::Simt}
                                           : std::vector<GemmKernel>{GemmKernel::Simt};
+  // wgmma starts once with each loader; TMA's data-parallel grid once more in clusters of 2.
+  auto add = [&](GemmDecomposition d, GemmKernel kernel, GemmLoader loader, int64_t cluster) {
+    Config c = start(d, kernel, loader, cluster, s, p.precision);
+    if (space->valid(c)) moves.starts.push_back(std::move(c));
+  };
   for (GemmKernel kernel : kernels)
     for (GemmDecomposition d : {GemmDecomposition::DataParallel, GemmDecomposition::SplitK, GemmDecomposition::StreamK,
                                 GemmDecomposition::Hybrid}) {
-      Config c = start(d, kernel, s, p.precision);
-      if (space->valid(c)) moves.starts.push_back(std::move(c));
+      add(d, kernel, GemmLoader::CpAsync, 1);
+      if (kernel != GemmKernel::Wgmma) continue;
+      add(d, kernel, GemmLoader::Tma, 1);
+      if (d == GemmDecomposition::DataParallel) add(d, kernel, GemmLoader::Tma, 2);
     }
   // Tiles shrink as well as grow: a skinny or small C needs more, smaller tiles to fill the
   // device before Stream-K's split of k does.
@@ -87,7 +98,8 @@ CanonicalMoves GemmFamily::canonical_moves(const Problem& p) const {
                       {"bk", "unroll", scale(space, "bk", true)},
                       {"stages", "unroll", step_by(space, "stages", 1)},
                       {"sk_grid", "coarsen", scale(space, "sk_grid", true)},
-                      {"raster", "reshape", scale(space, "raster", true)}};
+                      {"raster", "reshape", scale(space, "raster", true)},
+                      {"cluster", "coarsen", scale(space, "cluster", true)}};
   return moves;
 }
 

@@ -9,6 +9,13 @@ namespace ktune {
 
 namespace {
 
+// L2's bytes to one SM in the time of one unit of the iteration cost (an FMA's issue time per
+// lane, about 5.7 cycles of wgmma's on the H100): 5.3 TB/s over 132 SMs at 1.75 GHz is about 23
+// bytes a cycle an SM.
+constexpr double kL2BytesPerUnit = 23.0 * 5.7;
+// The H100's L2.
+constexpr double kL2Bytes = 50e6;
+
 struct CtaCosts {
   double tile_store = 0;  // a, b: a tile's elements per thread
   double iteration = 0;   // c
@@ -38,7 +45,19 @@ CtaCosts costs_of(const GemmConfig& c, const Precision& p) {
     // about 990 against 660 TFLOP/s of bf16).
     const double copies = loads / 8 * 4;
     const double fragments = static_cast<double>(c.bk / 16 * (c.tm / 16) * (c.tn / 16)) * 8;
-    k.iteration = copies + (c.kernel == GemmKernel::Wgmma ? fragments / 4 / 1.5 : fragments);
+    if (c.kernel != GemmKernel::Wgmma) {
+      k.iteration = copies + fragments;
+    } else {
+      // wgmma outruns L2: a 128 x 256 tile's slice (48 KiB) takes L2 longer to serve than the
+      // tensor cores take to consume it (bench/NOTES.md, "GEMM on the H100"), so a slice costs
+      // the slower of the two. TMA leaves the consumers a wait and an arrival a slice instead
+      // of the copies; a cluster of 2 reads the shared operand's half-slice from L2 per CTA
+      // (H100, 45594db: 8192^3 1534 us in clusters of 2, raster 8, against 2088 in CTAs of one).
+      const bool tma = c.loader == GemmLoader::Tma;
+      const double share_a = c.shared_operand() == 1 ? 0.5 : 1.0, share_b = c.shared_operand() == 2 ? 0.5 : 1.0;
+      const double l2_bytes = (share_a * c.bm + share_b * c.bn) * c.bk * dtype_size(p.input);
+      k.iteration = (tma ? 2.0 : copies) + std::max(fragments / 4 / 1.5, l2_bytes / kL2BytesPerUnit);
+    }
   }
   return k;
 }
@@ -59,7 +78,7 @@ WorkEstimate estimate_gemm(const GemmShape& s, const GemmConfig& c, const Precis
   const GemmSchedule g = GemmSchedule::of(s, c);
   const CtaCosts k = costs_of(c, p);
   WorkEstimate e;
-  e.threads_per_block = static_cast<int32_t>(c.threads());
+  e.threads_per_block = static_cast<int32_t>(c.block_threads());  // TMA's producer warp included
   e.blocks = g.grid;
   const int64_t warps = (c.threads() + 31) / 32;
   e.warp_work.reserve(static_cast<size_t>(g.grid * warps));
@@ -72,7 +91,20 @@ WorkEstimate estimate_gemm(const GemmShape& s, const GemmConfig& c, const Precis
   // out and back once.
   const double in = static_cast<double>(dtype_size(p.input));
   const double waves = std::max(1.0, static_cast<double>(g.tiles) / (2.0 * kGemmSms));
-  const double operands = (s.a_elements() + s.b_elements()) * in * std::min(waves, static_cast<double>(g.tiles_n));
+  double operands = (s.a_elements() + s.b_elements()) * in * std::min(waves, static_cast<double>(g.tiles_n));
+  // Stream-K CTAs whose shares span two or more tiles run side by side at unrelated k offsets
+  // of tiles far apart in the tile order, so no two read the same slice at about the same
+  // time: where A and B outgrow L2, DRAM serves the missing fraction of every slice. On an H100
+  // at 45594db (128 x 256, 132 CTAs of 15.5 tiles at 8192^3): Stream-K 2663 us with cp.async and
+  // 3835 with TMA against data-parallel's 2147 and 2088 (this term: about 10 GB, 3.1 ms); at
+  // 4096^3 (3.9 tiles a CTA, A and B 64 MB) 287 against 244. The hybrid's Stream-K CTAs take
+  // less than two tiles each (8192^3: 1835 us).
+  if (g.sk_ctas > 0 && g.sk_share >= 2 * g.ipt) {
+    const double footprint = (s.a_elements() + s.b_elements()) * in;
+    const double missed = std::max(0.0, 1.0 - kL2Bytes / footprint);
+    const double streamed = static_cast<double>(g.sk_tiles * g.ipt) * static_cast<double>((c.bm + c.bn) * c.bk) * in;
+    operands = std::max(operands, streamed * missed);
+  }
   const double partials = g.workspace_elements(c) > 0 ? 2.0 * g.sk_ctas * c.bm * c.bn * dtype_size(p.accumulate) : 0;
   e.dram_bytes = operands + s.c_elements() * dtype_size(p.output) + partials +
                  (g.split > 1 ? 2.0 * s.c_elements() * g.split * dtype_size(p.accumulate) : 0);

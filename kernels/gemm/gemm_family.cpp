@@ -31,24 +31,48 @@ const char* c_type(Dtype d) {
 const char* entry_of(const GemmConfig& c) {
   switch (c.kernel) {
     case GemmKernel::Tensor: return "gemm_tensor";
-    case GemmKernel::Wgmma: return "gemm_wgmma";
+    case GemmKernel::Wgmma: return c.loader == GemmLoader::Tma ? "gemm_wgmma_tma" : "gemm_wgmma";
     case GemmKernel::Dmma: return "gemm_dmma";
     default: return "gemm_simt";
   }
 }
 
+// TMA's view of a k-major operand (A, or B stored transposed): `rows` rows of s.k elements,
+// every batch's stacked (a tile's rows past its batch's end read the next batch's, which only
+// the unstored rows or columns of C see), 64-element boxes of 128 bytes in 128-byte swizzle,
+// `box_rows` deep (half the tile's rows where a cluster of 2 shares the operand).
+TensorMapArg k_major_map(const char* buffer, const GemmShape& s, const Precision& p, int64_t rows, int64_t box_rows) {
+  TensorMapArg m;
+  m.buffer = buffer;
+  m.dtype = p.input;
+  m.dims = {static_cast<uint64_t>(s.k), static_cast<uint64_t>(rows)};
+  m.strides = {static_cast<uint64_t>(s.k) * dtype_size(p.input)};
+  m.box = {64, static_cast<uint32_t>(box_rows)};
+  m.swizzle_bytes = 128;
+  return m;
+}
+
 LaunchStep gemm_launch(const GemmShape& s, const GemmConfig& c, const Precision& p) {
   const GemmSchedule g = GemmSchedule::of(s, c);
+  const bool tma = c.kernel == GemmKernel::Wgmma && c.loader == GemmLoader::Tma;
   LaunchStep step;
   step.entry = entry_of(c);
   step.grid.x = static_cast<uint32_t>(g.grid);
-  step.block.x = static_cast<uint32_t>(c.threads());
+  step.block.x = static_cast<uint32_t>(c.block_threads());
+  step.cluster.x = static_cast<uint32_t>(c.cluster);
   // The tensor-core kernels' ring of slices is dynamic shared memory (more than 48 KiB opts in).
   if (c.kernel != GemmKernel::Simt) step.shared_bytes = static_cast<uint32_t>(c.shared_bytes(s, p));
   for (int64_t v : {s.m, s.n, s.k, s.batch, g.tiles_m, g.tiles_n, g.ipt, g.sk_tiles, g.sk_ctas, g.sk_share, g.sk_extra,
                     g.split, g.grid})
     step.args.push_back(KernelArg::of_scalar(static_cast<int32_t>(v)));
-  for (const char* buffer : {"a", "b", "c", "workspace", "counters"}) step.args.push_back(KernelArg::of_buffer(buffer));
+  if (tma) {
+    const int64_t share = c.shared_operand();
+    step.args.push_back(KernelArg::of_tensor_map(k_major_map("a", s, p, s.batch * s.m, share == 1 ? c.bm / 2 : c.bm)));
+    step.args.push_back(KernelArg::of_tensor_map(k_major_map("b", s, p, s.batch * s.n, share == 2 ? c.bn / 2 : c.bn)));
+  } else {
+    for (const char* buffer : {"a", "b"}) step.args.push_back(KernelArg::of_buffer(buffer));
+  }
+  for (const char* buffer : {"c", "workspace", "counters"}) step.args.push_back(KernelArg::of_buffer(buffer));
   return step;
 }
 
@@ -60,7 +84,9 @@ std::string GemmFamily::description() const {
          "CTA through shared memory: SIMT FMA micro-tiles for f32 and f64, DMMA (m8n8k4 mma.sync from a "
          "cp.async ring) for f64, m16n8k16 mma.sync fed by "
          "ldmatrix from a ring of cp.async stages, or (layout nt, sm_90a) wgmma reading both operands "
-         "from 128-byte-swizzled stages, for bf16 and f16 inputs (f32 accumulate and output). The MAC-loop iterations "
+         "from 128-byte-swizzled stages filled by cp.async or by TMA (one producer thread, mbarrier-signalled stages, "
+         "optionally a cluster of 2 CTAs multicasting the operand their tiles share), for bf16 and f16 inputs (f32 "
+         "accumulate and output). The MAC-loop iterations "
          "are decomposed data-parallel, fixed split-K, Stream-K (sk_grid CTAs, partial tiles fixed "
          "up through a workspace) or two-tile Stream-K + data-parallel (hybrid), tiles taken in "
          "groups of raster tile-rows. Checked on a sample of C against double precision";
@@ -102,7 +128,13 @@ KernelSource GemmFamily::source(const Problem& p, const Config& config) const {
     case GemmKernel::Tensor: src.code += templates::k_gemm_tensor_cu; break;
     case GemmKernel::Wgmma:
       src.code += wgmma_call_source(c.tn, p.precision.input);
-      src.code += templates::k_gemm_wgmma_cu;
+      src.code += templates::k_gemm_wgmma_parts_cuh;
+      if (c.loader == GemmLoader::Tma) {
+        src.code += templates::k_gemm_tma_ops_cuh;
+        src.code += templates::k_gemm_wgmma_tma_cu;
+      } else {
+        src.code += templates::k_gemm_wgmma_cu;
+      }
       src.arch_specific = true;
       break;
     case GemmKernel::Dmma: src.code += templates::k_gemm_dmma_cu; break;
@@ -123,6 +155,9 @@ KernelSource GemmFamily::source(const Problem& p, const Config& config) const {
                  std::string("-DKT_A_T=") + (s.a_transposed ? "1" : "0"),
                  std::string("-DKT_B_T=") + (s.b_transposed ? "1" : "0"),
                  std::string("-DKT_MMA_BF16=") + (p.precision.input == Dtype::BF16 ? "1" : "0"),
+                 "-DKT_CLUSTER=" + std::to_string(c.cluster),
+                 "-DKT_SHARE=" + std::to_string(c.shared_operand()),
+                 std::string("-DKT_PRODUCER_WARP=") + (c.loader == GemmLoader::Tma ? "1" : "0"),
                  // 16-byte copies need each operand's rows to start 16-byte aligned.
                  std::string("-DKT_ALIGNED=") +
                      (s.rows_aligned(16 / static_cast<int64_t>(dtype_size(p.precision.input))) ? "1" : "0")};
@@ -206,8 +241,9 @@ double GemmFamily::min_bytes(const Workload&, const Problem& p) const {
 }
 
 std::vector<std::string_view> GemmFamily::templates() const {
-  return {templates::k_gemm_common_cuh, templates::k_gemm_simt_cu, templates::k_gemm_tensor_cu,
-          templates::k_gemm_wgmma_cu, templates::k_gemm_dmma_cu};
+  return {templates::k_gemm_common_cuh,    templates::k_gemm_simt_cu,      templates::k_gemm_tensor_cu,
+          templates::k_gemm_wgmma_parts_cuh, templates::k_gemm_wgmma_cu,     templates::k_gemm_tma_ops_cuh,
+          templates::k_gemm_wgmma_tma_cu,    templates::k_gemm_dmma_cu};
 }
 
 std::unique_ptr<KernelFamily> make_gemm_family() { return std::make_unique<GemmFamily>(); }

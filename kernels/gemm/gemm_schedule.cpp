@@ -8,6 +8,11 @@ GemmSchedule GemmSchedule::of(const GemmShape& s, const GemmConfig& c) {
   GemmSchedule g;
   g.tiles_m = (s.m + c.bm - 1) / c.bm;
   g.tiles_n = (s.n + c.bn - 1) / c.bn;
+  // A cluster of 2 takes tiles 2q and 2q + 1, which must share their operand: an even count of
+  // tile-columns (row-major order) or tile-rows (grouped order; raster is even) keeps every pair
+  // in one tile-row or tile-column. A padding tile lies outside C: it loads zeros, stores nothing.
+  if (c.shared_operand() == 1) g.tiles_n += g.tiles_n % 2;
+  if (c.shared_operand() == 2) g.tiles_m += g.tiles_m % 2;
   g.tiles = g.tiles_m * g.tiles_n * s.batch;
   g.ipt = (s.k + c.bk - 1) / c.bk;
   const int64_t total = g.tiles * g.ipt;

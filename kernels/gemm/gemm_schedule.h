@@ -12,7 +12,7 @@
 // per tile), which adds the others' partials from the workspace: no CTA ever waits for
 // another, so any grid is deadlock-free, the counts reset themselves, and the PTX interpreter,
 // which runs blocks one after another, computes the same answer. gemm_common.cuh is the device
-// twin of cta_range.
+// twin of cta_range. TMA clusters of 2 (data-parallel only) pad the tile grid to pairs.
 #include <cstdint>
 
 #include "kernels/gemm/gemm_config.h"

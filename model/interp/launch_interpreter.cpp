@@ -33,6 +33,12 @@ struct Warp {
 };
 
 std::vector<std::byte> pack_arguments(const PtxFunction& f, const LaunchStep& step, const HostMemory& memory) {
+  // TMA and clusters are sm_90 hardware the interpreter has no model of: it declines such
+  // launches before reading any argument (families say so beforehand through emulable()).
+  if (step.has_tensor_maps())
+    throw InputError("launch of " + f.name + " takes a tensor map (TMA), which the interpreter does not run");
+  if (step.clustered())
+    throw InputError("launch of " + f.name + " runs in thread-block clusters, which the interpreter does not run");
   if (step.args.size() != f.params.size()) {
     throw InputError("launch of " + f.name + " passes " + std::to_string(step.args.size()) +
                      " arguments; the kernel takes " + std::to_string(f.params.size()));

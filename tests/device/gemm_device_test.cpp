@@ -12,6 +12,7 @@
 #include "gpu/thread_pool.h"
 #include "kernels/gemm/gemm_family.h"
 #include "tests/device/device_fixture.h"
+#include "tests/kernels/gemm_tma_keys.h"
 
 namespace ktune {
 namespace {
@@ -21,7 +22,8 @@ Config tile(const char* decomposition, int64_t bm, int64_t bn, int64_t bk, int64
   static const std::map<std::string, int64_t> kinds = {
       {"data_parallel", 0}, {"split_k", 1}, {"stream_k", 2}, {"hybrid", 3}};
   return {{"mma", mma}, {"decomposition", kinds.at(decomposition)}, {"bm", bm}, {"bn", bn}, {"bk", bk}, {"tm", tm}, {"tn", tn},
-          {"stages", stages}, {"split", split}, {"sk_grid", sk_grid}, {"raster", raster}};
+          {"stages", stages}, {"split", split}, {"sk_grid", sk_grid}, {"raster", raster}, {"loader", 0},
+          {"cluster", 1}};
 }
 
 // Warp tiles 16 to 64, one to eight warps, k-slices 16 to 64, rings of 2 to 5 stages.
@@ -40,6 +42,14 @@ std::vector<Config> listed_wgmma() {
           tile("hybrid", 256, 128, 64, 128, 128, 3, 1, 4, 2, 1),       tile("stream_k", 128, 256, 64, 64, 256, 4, 1, 132, 4, 1)};
 }
 
+// wgmma fed by TMA: built by name in tests/kernels/gemm_tma_keys.h, where the CPU tests check
+// each is valid on every shape below and compile them.
+std::vector<Config> listed_tma(const ParameterSpace& space) {
+  std::vector<Config> configs;
+  for (const nlohmann::json& j : gemm_tma_verify_parameters()) configs.push_back(space.from_json(j));
+  return configs;
+}
+
 std::string shape_name(int64_t m, int64_t n, int64_t k) {
   return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
 }
@@ -50,7 +60,8 @@ class GemmOnDevice : public DeviceTest {
  protected:
   void add(const Problem& problem, const Config& config, const std::string& what) {
     const ParameterSpace space = family_.space(problem);
-    ASSERT_TRUE(space.valid(config)) << space.canonical(config) << " " << what << ": " << space.violation(config);
+    // canonical() throws on a value outside a parameter's domain: print the raw values instead.
+    ASSERT_TRUE(space.valid(config)) << nlohmann::json(config).dump() << " " << what << ": " << space.violation(config);
     KernelSource s = family_.source(problem, config);
     const std::string arch = compile_arch(s, measurer().device().arch());
     CompileRequest request{std::move(s.code), std::move(s.entries), std::move(s.options), arch};
@@ -69,7 +80,7 @@ class GemmOnDevice : public DeviceTest {
       EXPECT_EQ(m.status, MeasureStatus::Ok) << p.what << ": " << m.message;
     }
   }
-  const GemmFamily family_;
+  const GemmFamily family_{};  // initialised: clang deletes the fixture's default constructor otherwise
 
  private:
   struct Pending {
@@ -121,6 +132,57 @@ TEST_F(GemmOnDevice, DmmaConfigurationsVerifyInEveryLayoutAlignedAndRagged) {
   expect_every_one_verifies();
 }
 
+// The TMA loader (layout nt, k a multiple of 8): square and aligned, ragged in m, n and k with k
+// past the last 64-deep slice (TMA's zero fill), batches stacked in one tensor map, and an odd
+// count of tile-columns and tile-rows (a cluster of 2's padding tile). Run alone with
+// --gtest_filter='GemmOnDevice.Tma*'.
+TEST_F(GemmOnDevice, TmaConfigurationsVerifyInEveryDecompositionAlignedAndRagged) {
+  for (Dtype input : {Dtype::BF16, Dtype::F16}) {
+    const Precision precision{input, Dtype::F32, Dtype::F32};
+    for (const auto& [m, n, k, batch] : kGemmTmaVerifyShapes) {
+      const Problem problem =
+          make_problem(family_, {{"m", m}, {"n", n}, {"k", k}, {"batch", batch}, {"layout", "nt"}}, precision);
+      for (const Config& config : listed_tma(family_.space(problem)))
+        add(problem, config, "nt " + shape_name(m, n, k) + " batch " + std::to_string(batch) + " " + to_string(precision));
+    }
+  }
+  expect_every_one_verifies();
+}
+
+// The configurations NOTES.md ("GEMM on the H100") hands to family_bench
+// (tests/kernels/gemm_tma_keys.h), on the sizes it compares against cuBLAS: verified
+// (asserted) and timed beside cuBLAS (printed).
+TEST_F(GemmOnDevice, TmaBenchmarkKeysAgainstCublasOnLargeShapes) {
+  const Workload dense{WorkloadKind::Dense, {}};
+  for (const auto& [m, n, k] : {std::array<int64_t, 3>{4096, 4096, 4096}, std::array<int64_t, 3>{8192, 8192, 8192},
+                                std::array<int64_t, 3>{384, 384, 16384}}) {
+    const Problem problem =
+        make_problem(family_, {{"m", m}, {"n", n}, {"k", k}, {"layout", "nt"}}, {Dtype::BF16, Dtype::F32, Dtype::F32});
+    const double flops = family_.flops(dense, problem);
+    const PreparedReference reference(family_.reference(dense, problem));
+    MeasureOptions options;
+    options.max_seconds = 0.5;
+    for (const VendorCall& call : family_.vendor_calls(dense, problem)) {
+      const Measurement v = measurer().measure_vendor(family_.vendor_plan(dense, problem), call, reference, options);
+      std::printf("%s bf16 %-24s %9.1f us %6.1f TFLOP/s\n", shape_name(m, n, k).c_str(), call.label.c_str(), v.median_us,
+                  flops / v.median_us / 1e6);
+    }
+    const ParameterSpace space = family_.space(problem);
+    for (const std::string& key : m == n && n == k ? kGemmTmaSquareKeys : kGemmTmaSkinnyKeys) {
+      const Config config = space.from_canonical(key);
+      KernelSource s = family_.source(problem, config);
+      const std::string arch = compile_arch(s, measurer().device().arch());
+      const CompiledKernel kernel =
+          NvrtcCompiler{}.compile(CompileRequest{std::move(s.code), std::move(s.entries), std::move(s.options), arch});
+      ASSERT_TRUE(kernel.ok) << kernel.log;
+      const Measurement r = measurer().measure(kernel, family_.prepare(dense, problem, config), reference, options);
+      EXPECT_EQ(r.status, MeasureStatus::Ok) << key << ": " << r.message;
+      std::printf("%s bf16 %-112s %9.1f us %6.1f TFLOP/s regs %d\n", shape_name(m, n, k).c_str(), key.c_str(),
+                  r.median_us, flops / r.median_us / 1e6, kernel.usage.begin()->second.registers);
+    }
+  }
+}
+
 TEST_F(GemmOnDevice, ListedTilesAgainstCublasOn4096Cubed) {
   const GemmFamily& family = family_;
   const Workload dense{WorkloadKind::Dense, {}};
@@ -146,6 +208,8 @@ TEST_F(GemmOnDevice, ListedTilesAgainstCublasOn4096Cubed) {
     if (std::string(layout) == "nt") {
       const std::vector<Config> w = listed_wgmma();
       configs.insert(configs.end(), w.begin(), w.end());
+      const std::vector<Config> t = listed_tma(space);
+      configs.insert(configs.end(), t.begin(), t.end());
       configs.push_back(tile("data_parallel", 128, 256, 64, 64, 256, 5, 1, 132, 8, 1));
       configs.push_back(tile("data_parallel", 256, 128, 64, 128, 128, 4, 1, 132, 8, 1));
     }

@@ -13,6 +13,8 @@ TEST(CudaDriver, LoadGivesADriverOrAReason) {
   if (driver) {
     EXPECT_TRUE(why.empty());
     EXPECT_NE(driver->launch_kernel, nullptr);
+    EXPECT_NE(driver->launch_kernel_ex, nullptr);
+    EXPECT_NE(driver->tensor_map_encode_tiled, nullptr);
     EXPECT_NE(driver->mem_alloc, nullptr);
     GTEST_SKIP() << "a CUDA driver is present";
   }

@@ -73,6 +73,40 @@ TEST(MeasureRequest, JsonRoundTripKeepsEveryField) {
   EXPECT_TRUE(out.fresh);
 }
 
+// An sm_90 launch: its tensor maps travel as their description (the worker encodes them over
+// its own allocation) and its cluster dims beside the grid.
+TEST(MeasureRequest, TensorMapArgumentsAndClusterDimsTravel) {
+  MeasureRequest in = sample_request();
+  LaunchStep& step = in.steps[0];
+  step.grid_from.reset();
+  step.cluster = {2, 1, 1};
+  TensorMapArg map;
+  map.buffer = "values";
+  map.dtype = Dtype::BF16;
+  map.dims = {1000, 900};
+  map.strides = {2000};
+  map.box = {64, 128};
+  map.swizzle_bytes = 128;
+  step.args.insert(step.args.begin() + 1, KernelArg::of_tensor_map(map));
+  const MeasureRequest out = MeasureRequest::from_json(nlohmann::json::parse(in.to_json().dump()));
+  const LaunchStep& s = out.steps.at(0);
+  EXPECT_EQ(s.cluster.x, 2u);
+  EXPECT_EQ(s.cluster.y, 1u);
+  EXPECT_TRUE(s.clustered());
+  ASSERT_EQ(s.args.size(), 7u);
+  EXPECT_EQ(s.args[0].buffer, "values");
+  EXPECT_FALSE(s.args[0].tensor_map);
+  ASSERT_TRUE(s.args[1].tensor_map);
+  EXPECT_TRUE(s.args[1].buffer.empty());  // the kernel gets the descriptor, not the address
+  EXPECT_EQ(*s.args[1].tensor_map, map);
+  EXPECT_TRUE(s.has_tensor_maps());
+  EXPECT_EQ(s.args[2].scalar, in.steps[0].args[2].scalar);
+  // A launch without clusters says so: one CTA each way.
+  const MeasureRequest plain = MeasureRequest::from_json(nlohmann::json::parse(sample_request().to_json().dump()));
+  EXPECT_FALSE(plain.steps.at(0).clustered());
+  EXPECT_FALSE(plain.steps.at(0).has_tensor_maps());
+}
+
 TEST(MeasureRequest, VendorCallsTravel) {
   MeasureRequest in;
   in.kind = "vendor";

@@ -29,7 +29,7 @@ Config tile(const char* decomposition, int64_t bm, int64_t bn, int64_t bk, int64
   static const std::map<std::string, int64_t> kinds = {
       {"data_parallel", 0}, {"split_k", 1}, {"stream_k", 2}, {"hybrid", 3}};
   return {{"mma", 0}, {"decomposition", kinds.at(decomposition)}, {"bm", bm}, {"bn", bn}, {"bk", bk}, {"tm", tm}, {"tn", tn},
-          {"stages", stages}, {"split", split}, {"sk_grid", sk_grid}, {"raster", raster}};
+          {"stages", stages}, {"split", split}, {"sk_grid", sk_grid}, {"raster", raster}, {"loader", 0}, {"cluster", 1}};
 }
 
 // Every decomposition, with tiles of both pipeline depths and of square and oblong shapes, in

@@ -24,7 +24,7 @@ TEST(GemmVectorFetch, EveryLayoutMatchesTheReferenceOnAlignedAndRaggedShapes) {
   const NvrtcCompiler compiler;
   // 16 x 16 tiles, slices of 8, 64 threads: 2 loads a thread, so vectors of 2 f32 (8 bytes).
   const Config config = {{"mma", 0}, {"decomposition", 0}, {"bm", 16}, {"bn", 16}, {"bk", 8}, {"tm", 2}, {"tn", 2},
-                         {"stages", 2},        {"split", 1}, {"sk_grid", 132}, {"raster", 1}};
+                         {"stages", 2},        {"split", 1}, {"sk_grid", 132}, {"raster", 1}, {"loader", 0}, {"cluster", 1}};
   struct Shape {
     int m, n, k;
   };

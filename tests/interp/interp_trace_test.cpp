@@ -334,6 +334,36 @@ TEST(InterpTrace, ArgumentsMustMatchTheParameters) {
                InputError);
 }
 
+// TMA descriptors and thread-block clusters are sm_90 hardware the interpreter has no model of:
+// such a launch is declined, saying which, before anything runs.
+TEST(InterpTrace, TensorMapAndClusterLaunchesAreDeclined) {
+  const ptx::PtxModule m = parse(kGather);
+  LaunchPlan plan;
+  plan.buffers = {input_buffer("in", std::vector<float>(32)), output_buffer("out", 32, Dtype::F32)};
+  HostMemory memory(plan);
+  TensorMapArg map;
+  map.buffer = "in";
+  map.dims = {32};
+  map.box = {32};
+  const LaunchStep tma =
+      step_of("gather", 32, {KernelArg::of_tensor_map(map), KernelArg::of_buffer("out"), KernelArg::of_scalar(1)});
+  try {
+    run_launch(m.function("gather"), tma, memory);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("tensor map"), std::string::npos) << e.what();
+  }
+  LaunchStep clustered =
+      step_of("gather", 32, {KernelArg::of_buffer("in"), KernelArg::of_buffer("out"), KernelArg::of_scalar(1)}, 2);
+  clustered.cluster.x = 2;
+  try {
+    run_launch(m.function("gather"), clustered, memory);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("clusters"), std::string::npos) << e.what();
+  }
+}
+
 TEST(InterpTrace, UnsupportedInstructionsAreNamed) {
   const std::string kernel = R"(
 .visible .entry tex_user(.param .u64 p)

@@ -1,5 +1,5 @@
 // A sample of the GEMM space, every precision and layout, must compile for the H100 (sm_90)
-// (sm_90a for wgmma) without spilling and within 48 KiB of static shared memory. The
+// (sm_90a for wgmma, fed by cp.async or by TMA in clusters of 1 and 2) without spilling and within 48 KiB of static shared memory. The
 // tensor-core kernels (bf16, f16) run on the GPU only (tests/device/gemm_device_test.cpp): the
 // PTX interpreter does not run mma yet. NVRTC needs no GPU.
 #include <gtest/gtest.h>
@@ -11,6 +11,7 @@
 #include "gpu/thread_pool.h"
 #include "kernels/gemm/gemm_config.h"
 #include "kernels/gemm/gemm_family.h"
+#include "tests/kernels/gemm_tma_keys.h"
 
 namespace ktune {
 namespace {
@@ -40,8 +41,18 @@ TEST(GemmCompile, ASampleOfEveryPrecisionAndLayoutCompilesForSm90WithoutSpills) 
           Config c = space.first_valid();
           c["mma"] = 1, c["decomposition"] = 2, c["split"] = 1, c["sk_grid"] = 132, c["bk"] = 64;
           c["bm"] = bm, c["bn"] = bn, c["tm"] = tm, c["tn"] = tn, c["stages"] = stages;
-          EXPECT_TRUE(space.valid(c)) << space.canonical(c) << ": " << space.violation(c);
+          EXPECT_TRUE(space.valid(c)) << nlohmann::json(c).dump() << ": " << space.violation(c);
           configs.push_back(c);
+          // The same tiles fed by TMA: Stream-K in CTAs of one, data-parallel in clusters of 2
+          // sharing A (raster 1) and B (raster 4).
+          c["loader"] = 1;
+          configs.push_back(c);
+          c["decomposition"] = 0, c["sk_grid"] = 132, c["cluster"] = 2;
+          for (int64_t raster : {1, 4}) {
+            c["raster"] = raster;
+            EXPECT_TRUE(space.valid(c)) << nlohmann::json(c).dump() << ": " << space.violation(c);
+            configs.push_back(c);
+          }
         }
       // DMMA's warp tiles, one to four warps and rings of 2 to 4 stages.
       if (precision.input == Dtype::F64)
@@ -50,7 +61,7 @@ TEST(GemmCompile, ASampleOfEveryPrecisionAndLayoutCompilesForSm90WithoutSpills) 
           Config c = space.first_valid();
           c["mma"] = 1, c["decomposition"] = 2, c["split"] = 1, c["sk_grid"] = 132;
           c["bm"] = bm, c["bn"] = bn, c["bk"] = bk, c["tm"] = tm, c["tn"] = tn, c["stages"] = stages;
-          EXPECT_TRUE(space.valid(c)) << space.canonical(c) << ": " << space.violation(c);
+          EXPECT_TRUE(space.valid(c)) << nlohmann::json(c).dump() << ": " << space.violation(c);
           configs.push_back(c);
         }
       for (const Config& config : configs) {
@@ -74,6 +85,71 @@ TEST(GemmCompile, ASampleOfEveryPrecisionAndLayoutCompilesForSm90WithoutSpills) 
     // ptxas serialises wgmma (waits after each) when it cannot prove the accumulators untouched.
     EXPECT_EQ(k.log.find("wgmma.mma_async instructions are serialized"), std::string::npos) << c.what << "\n" << k.log;
     std::printf("%s regs=%d shared=%d\n", c.what.c_str(), u.registers, u.shared_bytes);
+  }
+}
+
+// The TMA configurations handed to family_bench (gemm_tma_keys.h) compile for sm_90a without
+// spills or serialised wgmma: the producer warp's 32 threads lower the registers a thread may hold.
+TEST(GemmCompile, TheTmaBenchmarkKeysCompileForSm90aWithoutSpills) {
+  const GemmFamily family;
+  const NvrtcCompiler compiler;
+  ThreadPool pool;
+  std::vector<Compilation> compilations;
+  for (const auto& [shape, keys] : {std::pair{std::array<int64_t, 3>{4096, 4096, 4096}, &kGemmTmaSquareKeys},
+                                    std::pair{std::array<int64_t, 3>{384, 384, 16384}, &kGemmTmaSkinnyKeys}}) {
+    const Problem problem = make_problem(family, {{"m", shape[0]}, {"n", shape[1]}, {"k", shape[2]}, {"layout", "nt"}},
+                                         {Dtype::BF16, Dtype::F32, Dtype::F32});
+    const ParameterSpace space = family.space(problem);
+    for (const std::string& key : *keys) {
+      KernelSource s = family.source(problem, space.from_canonical(key));
+      const std::string entry = s.entries.at(0);
+      const std::string arch = compile_arch(s, "sm_90");  // sm_90a: wgmma
+      CompileRequest request{std::move(s.code), std::move(s.entries), std::move(s.options), arch};
+      compilations.push_back({key, entry, pool.submit([&compiler, request] { return compiler.compile(request); })});
+    }
+  }
+  for (Compilation& c : compilations) {
+    const CompiledKernel k = c.result.get();
+    ASSERT_TRUE(k.ok) << c.what << "\n" << k.log;
+    const ResourceUsage& u = k.usage.at(c.entry);
+    EXPECT_EQ(u.spill_stores, 0) << c.what << "\n" << k.log;
+    EXPECT_EQ(u.spill_loads, 0) << c.what;
+    EXPECT_EQ(k.log.find("wgmma.mma_async instructions are serialized"), std::string::npos) << c.what << "\n" << k.log;
+    std::printf("%s regs=%d\n", c.what.c_str(), u.registers);
+  }
+}
+
+// The configurations GemmOnDevice.TmaConfigurations* verifies (gemm_tma_keys.h) compile for
+// sm_90a without spills, in bf16 on the ragged batched shape and in f16 on the smallest.
+TEST(GemmCompile, TheDeviceTestsTmaConfigurationsCompileForSm90aWithoutSpills) {
+  const GemmFamily family;
+  const NvrtcCompiler compiler;
+  ThreadPool pool;
+  std::vector<Compilation> compilations;
+  for (const auto& [shape, input] : {std::pair{std::array<int64_t, 4>{300, 520, 1000, 3}, Dtype::BF16},
+                                     std::pair{std::array<int64_t, 4>{77, 45, 56, 1}, Dtype::F16}}) {
+    const Problem problem = make_problem(
+        family, {{"m", shape[0]}, {"n", shape[1]}, {"k", shape[2]}, {"batch", shape[3]}, {"layout", "nt"}},
+        {input, Dtype::F32, Dtype::F32});
+    const ParameterSpace space = family.space(problem);
+    for (const nlohmann::json& j : gemm_tma_verify_parameters()) {
+      const Config config = space.from_json(j);
+      KernelSource s = family.source(problem, config);
+      const std::string entry = s.entries.at(0);
+      EXPECT_EQ(entry, "gemm_wgmma_tma");
+      const std::string arch = compile_arch(s, "sm_90");
+      CompileRequest request{std::move(s.code), std::move(s.entries), std::move(s.options), arch};
+      compilations.push_back({space.canonical(config) + " " + to_string(problem.precision), entry,
+                              pool.submit([&compiler, request] { return compiler.compile(request); })});
+    }
+  }
+  for (Compilation& c : compilations) {
+    const CompiledKernel k = c.result.get();
+    ASSERT_TRUE(k.ok) << c.what << "\n" << k.log;
+    const ResourceUsage& u = k.usage.at(c.entry);
+    EXPECT_EQ(u.spill_stores, 0) << c.what << "\n" << k.log;
+    EXPECT_EQ(u.spill_loads, 0) << c.what;
+    EXPECT_EQ(k.log.find("wgmma.mma_async instructions are serialized"), std::string::npos) << c.what << "\n" << k.log;
   }
 }
 

@@ -248,7 +248,7 @@ TEST(GemmSpace, WgmmaOnlyWhereBothOperandsAreKMajorWithAlignedRows) {
   };
   const nlohmann::json wgmma = {{"mma", "wgmma"}, {"decomposition", "data_parallel"}, {"bm", 128}, {"bn", 256},
                                 {"bk", 64}, {"tm", 64}, {"tn", 256}, {"stages", 4}, {"split", 1},
-                                {"sk_grid", kGemmSms}, {"raster", 1}};
+                                {"sk_grid", kGemmSms}, {"raster", 1}, {"loader", "cp_async"}, {"cluster", 1}};
   EXPECT_EQ(refusal(space_of("nt", 256), wgmma), "");
   for (const auto& [layout, k] : {std::pair<const char*, int64_t>{"nn", 256}, {"tn", 256}, {"nt", 253}})
     EXPECT_NE(refusal(space_of(layout, k), wgmma).find("wgmma reads both operands k-major"), std::string::npos)
@@ -268,7 +268,8 @@ TEST(GemmSpace, DmmaIsAnF64InstructionOnWarpTilesOfEightByEightBlocks) {
   const Problem f64 = make_problem(gemm, {{"m", 256}, {"n", 256}, {"k", 256}}, Precision::uniform(Dtype::F64));
   const Problem f32 = make_problem(gemm, {{"m", 256}, {"n", 256}, {"k", 256}}, Precision::uniform(Dtype::F32));
   nlohmann::json dmma = {{"mma", "dmma"}, {"decomposition", "data_parallel"}, {"bm", 64}, {"bn", 64}, {"bk", 16},
-                         {"tm", 32}, {"tn", 32}, {"stages", 3}, {"split", 1}, {"sk_grid", kGemmSms}, {"raster", 1}};
+                         {"tm", 32}, {"tn", 32}, {"stages", 3}, {"split", 1}, {"sk_grid", kGemmSms}, {"raster", 1},
+                         {"loader", "cp_async"}, {"cluster", 1}};
   const ParameterSpace s = gemm.space(f64);
   ASSERT_EQ(refusal(s, dmma), "");
   EXPECT_EQ(GemmConfig::from(s.from_json(dmma), f64.precision).kernel, GemmKernel::Dmma);

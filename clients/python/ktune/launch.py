@@ -103,6 +103,12 @@ class CompiledAnswer:
             # A nearest answer's launches carry its neighbour's sizes; a default has none.
             raise LaunchError(f"a '{answer.get('match')}' answer has no launch list for this "
                               "workload: tune it (KtuneClient.tune_and_wait), launch that answer")
+        for step in answer["launch"]:
+            # TMA descriptors are encoded by the driver over the caller's address, and cluster
+            # launches need cuLaunchKernelEx: CuPy's RawKernel does neither.
+            if "cluster" in step or any("tensor_map" in arg for arg in step["args"]):
+                raise LaunchError(f"{step['entry']} loads by TMA or runs in thread-block clusters, "
+                                  "which this client does not launch: use the C++ client")
         self.cupy = _cupy()
         source, options = answer["source_code"], answer["compile_options"]
         module = self.cupy.RawModule(

@@ -120,6 +120,18 @@ class LaunchTest(unittest.TestCase):
         with self.assertRaisesRegex(ktune.LaunchError, "does not fit"):
             kernel_args(step, types_, given, self.cupy)
 
+    def test_tma_and_cluster_launches_are_declined_before_compiling(self) -> None:
+        tma = answer()
+        tma["launch"][0]["args"].append({"tensor_map": {"buffer": "x", "dtype": "bf16", "dims": [64, 64],
+                                                        "strides": [128], "box": [64, 64],
+                                                        "swizzle_bytes": 128}})
+        with self.assertRaisesRegex(ktune.LaunchError, "TMA"):
+            ktune.launch(tma, arrays(*CSR))
+        clustered = answer()
+        clustered["launch"][0]["cluster"] = [2, 1, 1]
+        with self.assertRaisesRegex(ktune.LaunchError, "clusters"):
+            ktune.launch(clustered, arrays(*CSR))
+
     def test_launch_compiles_for_this_gpu_and_runs_the_launch_list(self) -> None:
         given = arrays(*CSR)
         ktune.launch(answer(), given)

@@ -1,0 +1,23 @@
+// What both wgmma kernels (gemm_wgmma.cu: cp.async ring; gemm_wgmma_tma.cu: TMA ring) share:
+// the warpgroup tiling of the block tile, the 128-byte-swizzled stage of one 64-deep k-slice
+// (16-byte chunk c of row r at chunk c ^ (r % 8)), its descriptor and the accumulator fence.
+#define KT_WG_N (KT_BN / KT_TN)
+#define KT_M_BLOCKS (KT_TM / 64)
+#define KT_PER_THREAD (KT_M_BLOCKS * KT_TN / 2)
+#define KT_A_BYTES (KT_BM * 128)
+#define KT_B_BYTES (KT_BN * 128)
+
+// A wgmma shared-memory descriptor of a k-major operand in 128-byte swizzle: start address,
+// leading byte offset 16 (unused by this swizzle), 1024 bytes between groups of 8 rows.
+__device__ __forceinline__ unsigned long long kt_descriptor(unsigned address) {
+  return (unsigned long long)((address & 0x3FFFF) >> 4) | (1ull << 16) | ((unsigned long long)(1024 >> 4) << 32) |
+         (1ull << 62);
+}
+
+// Keeps the compiler from moving accumulator reads or writes across the asynchronous
+// products that own them until their wait.
+__device__ __forceinline__ void kt_fence_operands(float (&acc)[KT_PER_THREAD]) {
+#pragma unroll
+  for (int q = 0; q < KT_PER_THREAD; ++q) asm volatile("" : "+f"(acc[q])::"memory");
+}
+

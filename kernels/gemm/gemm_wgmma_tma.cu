@@ -1,0 +1,158 @@
+// The wgmma GEMM (gemm_wgmma.cu's tiling, descriptors and epilogue) fed by TMA instead of
+// cp.async: one producer thread (lane 0 of a warp beside the KT_THREADS consumers) issues each
+// 64-deep k-slice of A and B as two bulk tensor copies into a ring stage, in the 128-byte
+// swizzle the descriptors name (the tensor maps ask for CU_TENSOR_MAP_SWIZZLE_128B, which
+// places 16-byte chunk c of 128-byte row r at chunk c ^ (r % 8) of a 1024-byte-aligned stage).
+// Each stage has a full barrier (the producer's expect_tx; the copies' bytes complete it) and
+// an empty one (each consumer warp arrives once its wgmma on the stage is done). No thread
+// computes an address or waits for a copy of its own, and the k-tail and ragged tile edges
+// arrive as zeros from the TMA unit.
+// KT_CLUSTER 2: the two CTAs of a cluster compute neighbouring tiles that share one operand's
+// slice (KT_SHARE 1: A, the same tile-row; 2: B, the same tile-column; gemm_schedule.h pads
+// the tile grid so every pair exists): each loads half of it and multicasts the half to both,
+// so L2 serves that operand once per pair. A stage then holds bytes the peer wrote, so its
+// empty barrier waits for both CTAs' consumer warps (each arrives on its own and its peer's),
+// and neither CTA exits before the other is done arriving on it.
+// Parameters (-D) beyond gemm_wgmma.cu's: KT_CLUSTER, KT_SHARE, KT_PRODUCER_WARP (1).
+#define KT_CONSUMER_WARPS (KT_THREADS / 32)
+#define KT_STAGE_TX (KT_A_BYTES + KT_B_BYTES)
+
+// Where the next slice comes from in the tensor maps' coordinates: k, and the first row of
+// the batch-stacked A (batch * m + row0) and B transposed (batch * n + col0).
+struct KtTmaCursor {
+  int it, tile_end, k0, a_row, b_row;
+};
+
+__device__ __forceinline__ void kt_tma_seek(KtTmaCursor& c, const KtSchedule& s, int it) {
+  const int tile = it / s.ipt, per_batch = s.tiles_m * s.tiles_n;
+  const int batch = tile / per_batch;
+  int row0, col0;
+  kt_tile_origin(s, tile % per_batch, row0, col0);
+  c.it = it;
+  c.tile_end = (tile + 1) * s.ipt;
+  c.k0 = (it - tile * s.ipt) * KT_BK;
+  c.a_row = batch * s.m + row0;
+  c.b_row = batch * s.n + col0;
+}
+
+// One operand's slice into its stage: whole, or (shared in a cluster of 2) this CTA's half,
+// multicast to both CTAs.
+template <int ROWS, bool SHARED>
+__device__ __forceinline__ void kt_tma_slice(unsigned dst, const KtTensorMap* map, int k0, int row, unsigned bar,
+                                             unsigned rank) {
+  if (SHARED) {
+    const int half = rank * (ROWS / 2);
+    kt_tma_multicast(dst + half * 128, map, k0, row + half, bar, (unsigned short)0x3);
+  } else {
+    kt_tma_load(dst, map, k0, row, bar);
+  }
+}
+
+// The producer: iterations [begin, end) in the consumers' order, each into the next stage once
+// every reader of its previous slice has let it go.
+__device__ __forceinline__ void kt_produce(const KtSchedule& s, const KtTensorMap* map_a, const KtTensorMap* map_b,
+                                           unsigned sa, unsigned sb, unsigned full, unsigned empty, int begin,
+                                           int end) {
+  const unsigned rank = KT_CLUSTER > 1 ? kt_cluster_rank() : 0;
+  kt_tma_prefetch(map_a);
+  kt_tma_prefetch(map_b);
+  KtTmaCursor cur;
+  kt_tma_seek(cur, s, begin);
+  int stage = 0;
+  unsigned phase = 0;
+  for (int it = begin; it < end; ++it) {
+    kt_mbar_wait(empty + stage * 8, phase ^ 1);  // round 0: the phase before the first, complete
+    const unsigned bar = full + stage * 8;
+    kt_mbar_expect_tx(bar, KT_STAGE_TX);  // both halves of a shared slice land here
+    kt_tma_slice<KT_BM, KT_CLUSTER == 2 && KT_SHARE == 1>(sa + stage * KT_A_BYTES, map_a, cur.k0, cur.a_row, bar, rank);
+    kt_tma_slice<KT_BN, KT_CLUSTER == 2 && KT_SHARE == 2>(sb + stage * KT_B_BYTES, map_b, cur.k0, cur.b_row, bar, rank);
+    if (it + 1 == cur.tile_end) kt_tma_seek(cur, s, it + 1);
+    else cur.k0 += KT_BK;
+    if (++stage == KT_STAGES) stage = 0, phase ^= 1;
+  }
+}
+
+// A consumer warp lets a stage go: in a cluster, in both CTAs (the producers of both write it).
+// Lane 0 arrives for its warp, which has passed wgmma.wait_group as a whole: on its own CTA's
+// barrier directly, on the peer's through mapa (kt_mbar_arrive_cluster: no cluster-scope
+// release). The warp then reconverges for the next .aligned wgmma instruction.
+__device__ __forceinline__ void kt_release(unsigned bar, unsigned rank) {
+  if (threadIdx.x % 32 == 0) {
+    kt_mbar_arrive(bar);
+#pragma unroll
+    for (unsigned r = 0; r < KT_CLUSTER; ++r)
+      if (r != rank) kt_mbar_arrive_cluster(bar, r);
+  }
+  __syncwarp();
+}
+
+extern "C" __global__ void __launch_bounds__(KT_THREADS + 32, 1)
+    gemm_wgmma_tma(KT_SCHEDULE_PARAMS, const __grid_constant__ KtTensorMap map_a,
+                   const __grid_constant__ KtTensorMap map_b, KT_ACC* __restrict__ c, KT_ACC* __restrict__ workspace,
+                   int* __restrict__ counters) {
+  const KtSchedule s = KT_SCHEDULE;
+  extern __shared__ unsigned char kt_dynamic_smem[];
+  // The swizzle repeats every 1024 bytes: the ring starts on such a boundary; the barriers
+  // follow it (at the same offsets in every CTA, as multicast and mapa need).
+  const unsigned ring = ((unsigned)__cvta_generic_to_shared(kt_dynamic_smem) + 1023u) & ~1023u;
+  const unsigned sa = ring, sb = ring + KT_STAGES * KT_A_BYTES;
+  const unsigned full = sb + KT_STAGES * KT_B_BYTES, empty = full + KT_STAGES * 8;
+  if (threadIdx.x == KT_THREADS) {
+    for (int st = 0; st < KT_STAGES; ++st) {
+      kt_mbar_init(full + st * 8, 1);
+      kt_mbar_init(empty + st * 8, KT_CONSUMER_WARPS * KT_CLUSTER);
+    }
+    kt_mbar_init_fence();
+  }
+  // The barriers are initialised before anything waits on them, the peer's before this CTA's
+  // copies or arrivals reach them.
+  if (KT_CLUSTER > 1) kt_cluster_sync();
+  else __syncthreads();
+  int begin, end;
+  kt_cta_range(s, blockIdx.x, begin, end);
+  if (threadIdx.x >= KT_THREADS) {
+    if (threadIdx.x == KT_THREADS) kt_produce(s, &map_a, &map_b, sa, sb, full, empty, begin, end);
+    __syncwarp();
+  } else {
+    const int group = threadIdx.x / 128, warp = threadIdx.x / 32 % 4, lane = threadIdx.x % 32;
+    const int grow = group / KT_WG_N * KT_TM, gcol = group % KT_WG_N * KT_TN;
+    const unsigned rank = KT_CLUSTER > 1 ? kt_cluster_rank() : 0;
+    int stage = 0, held = 0;
+    unsigned phase = 0;
+    int it = begin;
+    while (it < end) {
+      const int tile = it / s.ipt, t_begin = tile * s.ipt;
+      const int seg_end = min(end, t_begin + s.ipt);
+      // Declared and zeroed per tile, outside any branch: ptxas serialises wgmma whose
+      // accumulators a divergent path may have touched.
+      float acc[KT_PER_THREAD];
+#pragma unroll
+      for (int q = 0; q < KT_PER_THREAD; ++q) acc[q] = 0.0f;
+      kt_fence_operands(acc);
+      for (const int first = it; it < seg_end; ++it) {
+        kt_mbar_wait(full + stage * 8, phase);
+        asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+        for (int kk = 0; kk < KT_BK / 16; ++kk)  // 16 k = 32 bytes along the swizzled rows
+#pragma unroll
+          for (int mb = 0; mb < KT_M_BLOCKS; ++mb)
+            kt_wgmma(acc + mb * (KT_TN / 2), kt_descriptor(sa + stage * KT_A_BYTES + (grow + mb * 64) * 128 + kk * 32),
+                     kt_descriptor(sb + stage * KT_B_BYTES + gcol * 128 + kk * 32));
+        asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+        asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");  // the previous slice's products are done
+        if (it != first) kt_release(empty + held * 8, rank);
+        held = stage;
+        if (++stage == KT_STAGES) stage = 0, phase ^= 1;
+      }
+      asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+      kt_fence_operands(acc);
+      kt_release(empty + held * 8, rank);
+      kt_finish_tile<KT_PER_THREAD>(
+          s, tile, t_begin, max(begin, t_begin), seg_end, acc,
+          [=](int q) { return grow + q / (KT_TN / 2) * 64 + warp * 16 + lane / 4 + q % 4 / 2 * 8; },
+          [=](int q) { return gcol + q % (KT_TN / 2) / 4 * 8 + lane % 4 * 2 + q % 2; }, c, workspace, counters);
+    }
+  }
+  // A peer may still arrive on this CTA's empty barriers (or, with one CTA, nothing is pending).
+  if (KT_CLUSTER > 1) kt_cluster_sync();
+}
