@@ -83,7 +83,10 @@ PlanRunner::Launch PlanRunner::prepare_launch(const CudaModule& module, const La
     throw std::runtime_error("kernel '" + step.entry + "' can run at most " + std::to_string(max_threads) +
                              " threads per block with its register use; the plan asks for " + std::to_string(threads));
   }
-  if (step.shared_bytes > 48 * 1024) {
+  // Past 48 KB a block needs the kernel's leave, and the kernel's static shared memory counts
+  // too (GEMM's 48 KB ring beside two ints of its own failed to launch): asked whenever the
+  // plan gives dynamic shared memory.
+  if (step.shared_bytes > 0) {
     cu_.check(cu_.func_set_attribute(l.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                      static_cast<int>(step.shared_bytes)),
               "allowing " + std::to_string(step.shared_bytes) + " bytes of dynamic shared memory");
