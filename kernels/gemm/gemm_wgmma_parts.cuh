@@ -21,3 +21,12 @@ __device__ __forceinline__ void kt_fence_operands(float (&acc)[KT_PER_THREAD]) {
   for (int q = 0; q < KT_PER_THREAD; ++q) asm volatile("" : "+f"(acc[q])::"memory");
 }
 
+// A tile's accumulators cleared before its first product. The caller declares them per tile,
+// outside any branch: ptxas serialises wgmma whose accumulators a divergent path may have
+// touched.
+__device__ __forceinline__ void kt_clear_accumulators(float (&acc)[KT_PER_THREAD]) {
+#pragma unroll
+  for (int q = 0; q < KT_PER_THREAD; ++q) acc[q] = 0.0f;
+  kt_fence_operands(acc);
+}
+

@@ -123,12 +123,8 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS + 32, 1)
     while (it < end) {
       const int tile = it / s.ipt, t_begin = tile * s.ipt;
       const int seg_end = min(end, t_begin + s.ipt);
-      // Declared and zeroed per tile, outside any branch: ptxas serialises wgmma whose
-      // accumulators a divergent path may have touched.
-      float acc[KT_PER_THREAD];
-#pragma unroll
-      for (int q = 0; q < KT_PER_THREAD; ++q) acc[q] = 0.0f;
-      kt_fence_operands(acc);
+      float acc[KT_PER_THREAD];  // per tile, outside any branch (kt_clear_accumulators)
+      kt_clear_accumulators(acc);
       for (const int first = it; it < seg_end; ++it) {
         kt_mbar_wait(full + stage * 8, phase);
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");

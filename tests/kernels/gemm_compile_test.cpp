@@ -22,6 +22,32 @@ struct Compilation {
   std::future<CompiledKernel> result;
 };
 
+// Compiles `config` for sm_90 (sm_90a where the kernel needs it) on `pool`.
+Compilation compile_on(ThreadPool& pool, const NvrtcCompiler& compiler, const GemmFamily& family,
+                       const Problem& problem, const Config& config, std::string what) {
+  KernelSource s = family.source(problem, config);
+  const std::string entry = s.entries.at(0);
+  const std::string arch = compile_arch(s, "sm_90");
+  CompileRequest request{std::move(s.code), std::move(s.entries), std::move(s.options), arch};
+  return {std::move(what), entry, pool.submit([&compiler, request] { return compiler.compile(request); })};
+}
+
+// Each compiled, with no spills, at most 48 KB of static shared memory, and no wgmma that ptxas
+// serialises (waits after each) because it cannot prove the accumulators untouched.
+void expect_compiled_without_spills(std::vector<Compilation>& compilations) {
+  for (Compilation& c : compilations) {
+    const CompiledKernel k = c.result.get();
+    ASSERT_TRUE(k.ok) << c.what << "\n" << k.log;
+    ASSERT_EQ(k.usage.count(c.entry), 1u) << c.what;
+    const ResourceUsage& u = k.usage.at(c.entry);
+    EXPECT_EQ(u.spill_stores, 0) << c.what << "\n" << k.log;
+    EXPECT_EQ(u.spill_loads, 0) << c.what;
+    EXPECT_LE(u.shared_bytes, 48 * 1024) << c.what;
+    EXPECT_EQ(k.log.find("wgmma.mma_async instructions are serialized"), std::string::npos) << c.what << "\n" << k.log;
+    std::printf("%s regs=%d shared=%d\n", c.what.c_str(), u.registers, u.shared_bytes);
+  }
+}
+
 TEST(GemmCompile, ASampleOfEveryPrecisionAndLayoutCompilesForSm90WithoutSpills) {
   const GemmFamily family;
   const NvrtcCompiler compiler;
@@ -64,28 +90,12 @@ TEST(GemmCompile, ASampleOfEveryPrecisionAndLayoutCompilesForSm90WithoutSpills) 
           EXPECT_TRUE(space.valid(c)) << nlohmann::json(c).dump() << ": " << space.violation(c);
           configs.push_back(c);
         }
-      for (const Config& config : configs) {
-        KernelSource s = family.source(problem, config);
-        const std::string entry = s.entries.at(0);
-        const std::string arch = compile_arch(s, "sm_90");
-        CompileRequest request{std::move(s.code), std::move(s.entries), std::move(s.options), arch};
-        compilations.push_back({space.canonical(config) + " " + layouts[l] + " " + to_string(precision), entry,
-                                pool.submit([&compiler, request] { return compiler.compile(request); })});
-      }
+      for (const Config& config : configs)
+        compilations.push_back(compile_on(pool, compiler, family, problem, config,
+                                          space.canonical(config) + " " + layouts[l] + " " + to_string(precision)));
     }
   }
-  for (Compilation& c : compilations) {
-    const CompiledKernel k = c.result.get();
-    ASSERT_TRUE(k.ok) << c.what << "\n" << k.log;
-    ASSERT_EQ(k.usage.count(c.entry), 1u) << c.what;
-    const ResourceUsage& u = k.usage.at(c.entry);
-    EXPECT_EQ(u.spill_stores, 0) << c.what << "\n" << k.log;
-    EXPECT_EQ(u.spill_loads, 0) << c.what;
-    EXPECT_LE(u.shared_bytes, 48 * 1024) << c.what;
-    // ptxas serialises wgmma (waits after each) when it cannot prove the accumulators untouched.
-    EXPECT_EQ(k.log.find("wgmma.mma_async instructions are serialized"), std::string::npos) << c.what << "\n" << k.log;
-    std::printf("%s regs=%d shared=%d\n", c.what.c_str(), u.registers, u.shared_bytes);
-  }
+  expect_compiled_without_spills(compilations);
 }
 
 // The TMA configurations handed to family_bench (gemm_tma_keys.h) compile for sm_90a without
@@ -100,23 +110,10 @@ TEST(GemmCompile, TheTmaBenchmarkKeysCompileForSm90aWithoutSpills) {
     const Problem problem = make_problem(family, {{"m", shape[0]}, {"n", shape[1]}, {"k", shape[2]}, {"layout", "nt"}},
                                          {Dtype::BF16, Dtype::F32, Dtype::F32});
     const ParameterSpace space = family.space(problem);
-    for (const std::string& key : *keys) {
-      KernelSource s = family.source(problem, space.from_canonical(key));
-      const std::string entry = s.entries.at(0);
-      const std::string arch = compile_arch(s, "sm_90");  // sm_90a: wgmma
-      CompileRequest request{std::move(s.code), std::move(s.entries), std::move(s.options), arch};
-      compilations.push_back({key, entry, pool.submit([&compiler, request] { return compiler.compile(request); })});
-    }
+    for (const std::string& key : *keys)
+      compilations.push_back(compile_on(pool, compiler, family, problem, space.from_canonical(key), key));
   }
-  for (Compilation& c : compilations) {
-    const CompiledKernel k = c.result.get();
-    ASSERT_TRUE(k.ok) << c.what << "\n" << k.log;
-    const ResourceUsage& u = k.usage.at(c.entry);
-    EXPECT_EQ(u.spill_stores, 0) << c.what << "\n" << k.log;
-    EXPECT_EQ(u.spill_loads, 0) << c.what;
-    EXPECT_EQ(k.log.find("wgmma.mma_async instructions are serialized"), std::string::npos) << c.what << "\n" << k.log;
-    std::printf("%s regs=%d\n", c.what.c_str(), u.registers);
-  }
+  expect_compiled_without_spills(compilations);
 }
 
 // The configurations GemmOnDevice.TmaConfigurations* verifies (gemm_tma_keys.h) compile for
@@ -134,23 +131,12 @@ TEST(GemmCompile, TheDeviceTestsTmaConfigurationsCompileForSm90aWithoutSpills) {
     const ParameterSpace space = family.space(problem);
     for (const nlohmann::json& j : gemm_tma_verify_parameters()) {
       const Config config = space.from_json(j);
-      KernelSource s = family.source(problem, config);
-      const std::string entry = s.entries.at(0);
-      EXPECT_EQ(entry, "gemm_wgmma_tma");
-      const std::string arch = compile_arch(s, "sm_90");
-      CompileRequest request{std::move(s.code), std::move(s.entries), std::move(s.options), arch};
-      compilations.push_back({space.canonical(config) + " " + to_string(problem.precision), entry,
-                              pool.submit([&compiler, request] { return compiler.compile(request); })});
+      compilations.push_back(compile_on(pool, compiler, family, problem, config,
+                                        space.canonical(config) + " " + to_string(problem.precision)));
+      EXPECT_EQ(compilations.back().entry, "gemm_wgmma_tma");
     }
   }
-  for (Compilation& c : compilations) {
-    const CompiledKernel k = c.result.get();
-    ASSERT_TRUE(k.ok) << c.what << "\n" << k.log;
-    const ResourceUsage& u = k.usage.at(c.entry);
-    EXPECT_EQ(u.spill_stores, 0) << c.what << "\n" << k.log;
-    EXPECT_EQ(u.spill_loads, 0) << c.what;
-    EXPECT_EQ(k.log.find("wgmma.mma_async instructions are serialized"), std::string::npos) << c.what << "\n" << k.log;
-  }
+  expect_compiled_without_spills(compilations);
 }
 
 }  // namespace
