@@ -96,14 +96,7 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, 1)
       // Written through the generic proxy, read by the tensor cores through the async one.
       asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
       __syncthreads();  // ... every thread's; and slice i - 2's wgmma is done in every warpgroup
-      asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
-#pragma unroll
-      for (int kk = 0; kk < KT_BK / 16; ++kk)  // 16 k = 32 bytes along the swizzled rows
-#pragma unroll
-        for (int mb = 0; mb < KT_M_BLOCKS; ++mb)
-          kt_wgmma(acc + mb * (KT_TN / 2), kt_descriptor(sa + read * KT_A_BYTES + (grow + mb * 64) * 128 + kk * 32),
-                   kt_descriptor(sb + read * KT_B_BYTES + gcol * 128 + kk * 32));
-      asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+      kt_wgmma_slice(acc, sa + read * KT_A_BYTES, sb + read * KT_B_BYTES, grow, gcol);
       // Slice i + STAGES - 2 loads while the tensor cores work, into slice i - 2's stage.
       if (i + KT_STAGES - 2 < slices) kt_load_next(cursor, sa + write * KT_A_BYTES, sb + write * KT_B_BYTES, s, a, b);
       kt_cp_async_commit();

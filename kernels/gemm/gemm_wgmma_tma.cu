@@ -127,14 +127,7 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS + 32, 1)
       kt_clear_accumulators(acc);
       for (const int first = it; it < seg_end; ++it) {
         kt_mbar_wait(full + stage * 8, phase);
-        asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
-#pragma unroll
-        for (int kk = 0; kk < KT_BK / 16; ++kk)  // 16 k = 32 bytes along the swizzled rows
-#pragma unroll
-          for (int mb = 0; mb < KT_M_BLOCKS; ++mb)
-            kt_wgmma(acc + mb * (KT_TN / 2), kt_descriptor(sa + stage * KT_A_BYTES + (grow + mb * 64) * 128 + kk * 32),
-                     kt_descriptor(sb + stage * KT_B_BYTES + gcol * 128 + kk * 32));
-        asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+        kt_wgmma_slice(acc, sa + stage * KT_A_BYTES, sb + stage * KT_B_BYTES, grow, gcol);
         asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");  // the previous slice's products are done
         if (it != first) kt_release(empty + held * 8, rank);
         held = stage;
