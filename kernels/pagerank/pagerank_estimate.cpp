@@ -28,14 +28,14 @@ PagerankGraphDigest pagerank_graph_digest(const CsrF64& graph) {
   g.edges = graph.nnz();
   constexpr int kSpans = 14;  // up to 8192 vertices a block: every span the space makes
   g.dangling_runs.assign(kSpans, 0);
-  for (int k = 0; k < kSpans; ++k) {
-    int64_t last = -1;
-    for (int32_t v = 0; v < n; ++v)
-      if (g.out_degrees[static_cast<size_t>(v)] == 0 && (v >> k) != last) {
-        last = v >> k;
-        ++g.dangling_runs[static_cast<size_t>(k)];
-      }
-  }
+  std::vector<int64_t> last_run(kSpans, -1);
+  for (int32_t v = 0; v < n; ++v)
+    if (g.out_degrees[static_cast<size_t>(v)] == 0)
+      for (int k = 0; k < kSpans; ++k)
+        if (v >> k != last_run[static_cast<size_t>(k)]) {
+          last_run[static_cast<size_t>(k)] = v >> k;
+          ++g.dangling_runs[static_cast<size_t>(k)];
+        }
   return g;
 }
 

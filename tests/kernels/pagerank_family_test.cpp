@@ -169,6 +169,24 @@ TEST(PagerankEstimate, IterationsFollowTheToleranceAndPushScattersOverOutDegrees
   EXPECT_GT(pagerank_min_bytes(g, Dtype::F64), pagerank_min_bytes(g, Dtype::F32));
 }
 
+// Each block adds its share of a global sum with one atomic, served one at a time: a pull's
+// gather blocks each add the change, and the contribution blocks holding a vertex without
+// out-edges each add to the dangling rank.
+TEST(PagerankEstimate, ChargesOneSumAtomicPerBlockAndDanglingBlock) {
+  std::vector<std::pair<int32_t, int32_t>> edges;  // every vertex but 0 and 100 points on
+  for (int32_t v = 1; v < 256; ++v)
+    if (v != 100) edges.emplace_back(v, (v + 1) % 256);
+  const PagerankGraphDigest g = pagerank_graph_digest(graph_of(256, 256, edges, false));
+  EXPECT_EQ(g.dangling_runs_of(1), 2);
+  EXPECT_EQ(g.dangling_runs_of(64), 2);   // blocks 0 and 1
+  EXPECT_EQ(g.dangling_runs_of(128), 1);  // both in block 0
+  PagerankConfig pull;
+  pull.block = 64;
+  const WorkEstimate e = estimate_pagerank(g, pull, Dtype::F32, 10);
+  EXPECT_DOUBLE_EQ(e.serial_atomics, 10 * (4 + 2));  // four gather blocks, two dangling ones
+  EXPECT_DOUBLE_EQ(e.blocks_dispatched, 10 * (4 + 4 + 1));  // contributions, gather, check
+}
+
 // The reference counts its iterations, and the family's estimate charges that many: a graph
 // that mixes fast (a random graph) settles in fewer than one that mixes slowly (a long path).
 TEST(PagerankEstimate, ChargesTheIterationsTheHostRunTook) {
