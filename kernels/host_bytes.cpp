@@ -1,5 +1,9 @@
 #include "kernels/host_bytes.h"
 
+#include <iterator>
+#include <map>
+#include <vector>
+
 #include "workload/sha256.h"
 
 namespace ktune {
@@ -22,11 +26,49 @@ HostBytes HostBytes::borrowed(const void* data, size_t size, std::shared_ptr<con
   return out;
 }
 
-HostBytes HostBytes::generated(std::vector<std::byte> bytes, std::string recipe) {
-  HostBytes out(std::move(bytes));
+namespace {
+
+// What generated() shares. One maker at a time: a second caller of a recipe being made waits
+// for it, not makes another.
+struct Generated {
+  std::mutex mutex;
+  std::map<std::string, std::weak_ptr<const void>> live;
+  int keepers = 0;                               // Keep objects alive
+  std::vector<std::shared_ptr<const void>> kept;  // what they hold
+};
+
+Generated& generated_bytes() {
+  static Generated g;
+  return g;
+}
+
+}  // namespace
+
+HostBytes HostBytes::generated(const std::string& recipe, const std::function<std::vector<std::byte>()>& make) {
+  Generated& g = generated_bytes();
+  std::lock_guard<std::mutex> lock(g.mutex);
+  HostBytes out;
+  if ((out.impl_ = std::static_pointer_cast<const Impl>(g.live[recipe].lock()))) return out;
+  out = HostBytes(make());
   auto impl = std::const_pointer_cast<Impl>(out.impl_);
-  std::call_once(impl->hashed, [&] { impl->hash = "generated:" + std::move(recipe); });
+  std::call_once(impl->hashed, [&] { impl->hash = "generated:" + recipe; });
+  for (auto it = g.live.begin(); it != g.live.end();) it = it->second.expired() ? g.live.erase(it) : std::next(it);
+  g.live[recipe] = out.impl_;
+  if (g.keepers > 0) g.kept.push_back(out.impl_);
   return out;
+}
+
+HostBytes::Keep::Keep() {
+  Generated& g = generated_bytes();
+  std::lock_guard<std::mutex> lock(g.mutex);
+  ++g.keepers;
+}
+
+HostBytes::Keep::~Keep() {
+  Generated& g = generated_bytes();
+  std::vector<std::shared_ptr<const void>> released;  // freed outside the lock
+  std::lock_guard<std::mutex> lock(g.mutex);
+  if (--g.keepers == 0) released.swap(g.kept);
 }
 
 const std::string& HostBytes::content_id() const {

@@ -41,6 +41,9 @@ inline std::string compile_arch(const KernelSource& s, const std::string& device
 struct WorkEstimate {
   double dram_bytes = 0;               // bytes moved, gather inefficiency included
   std::vector<double> warp_work;       // work units per warp (loop iterations of the slowest lane)
+  // warp_work runs this many times, one copy after another, without being stored again: a grid
+  // whose y dimension repeats its x blocks (SpMM's K tiles), dispatched x first.
+  int64_t warp_work_repeats = 1;
   int32_t threads_per_block = 0;
   int64_t blocks = 0;
   int32_t launches = 1;

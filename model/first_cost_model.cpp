@@ -28,27 +28,41 @@ struct Schedule {
 };
 
 // Blocks go in index order to whichever block slot frees first, as the hardware's block
-// scheduler hands them out; a block holds its slot until its slowest warp is done.
-Schedule schedule_blocks(const std::vector<double>& warp_work, int warps_per_block,
-                         int64_t block_slots) {
+// scheduler hands them out; a block holds its slot until its slowest warp is done. Past
+// kUnitsPerSlot blocks a slot, runs of consecutive blocks go to a slot whole: the list schedule
+// of millions of blocks (SpMM's K tiles over a 4 M-row matrix) took longer than the tune's
+// measurements, and with that many units a slot the busiest one moves by at most a unit's share.
+constexpr int64_t kUnitsPerSlot = 64;
+
+Schedule schedule_blocks(const WorkEstimate& work, int warps_per_block, int64_t block_slots) {
+  const std::vector<double>& warp_work = work.warp_work;
   const int64_t warps = static_cast<int64_t>(warp_work.size());
-  const int64_t blocks = (warps + warps_per_block - 1) / warps_per_block;
-  const int64_t slots_used = std::min(blocks, block_slots);
-  std::priority_queue<double, std::vector<double>, std::greater<>> slot_free_at;
-  for (int64_t s = 0; s < slots_used; ++s) slot_free_at.push(0);
-  for (int64_t b = 0; b < blocks; ++b) {
+  const int64_t distinct_blocks = (warps + warps_per_block - 1) / warps_per_block;
+  std::vector<double> block_time(static_cast<size_t>(distinct_blocks));
+  for (int64_t b = 0; b < distinct_blocks; ++b) {
     const auto first = warp_work.begin() + b * warps_per_block;
     const auto last = warp_work.begin() + std::min(warps, (b + 1) * warps_per_block);
+    block_time[static_cast<size_t>(b)] = *std::max_element(first, last);
+  }
+  const int64_t repeats = std::max<int64_t>(1, work.warp_work_repeats);
+  const int64_t blocks = distinct_blocks * repeats;
+  const int64_t slots_used = std::min(blocks, block_slots);
+  const int64_t run = std::max<int64_t>(1, blocks / (kUnitsPerSlot * slots_used));
+  std::priority_queue<double, std::vector<double>, std::greater<>> slot_free_at;
+  for (int64_t s = 0; s < slots_used; ++s) slot_free_at.push(0);
+  for (int64_t first = 0; first < blocks; first += run) {
+    double unit = 0;
+    for (int64_t b = first; b < std::min(blocks, first + run); ++b) unit += block_time[static_cast<size_t>(b % distinct_blocks)];
     const double free_at = slot_free_at.top();
     slot_free_at.pop();
-    slot_free_at.push(free_at + *std::max_element(first, last));
+    slot_free_at.push(free_at + unit);
   }
   Schedule schedule;
   while (!slot_free_at.empty()) {
     schedule.busiest_slot = std::max(schedule.busiest_slot, slot_free_at.top());
     slot_free_at.pop();
   }
-  const double total = std::accumulate(warp_work.begin(), warp_work.end(), 0.0);
+  const double total = std::accumulate(warp_work.begin(), warp_work.end(), 0.0) * static_cast<double>(repeats);
   const double mean_per_warp_slot = total / static_cast<double>(slots_used * warps_per_block);
   if (mean_per_warp_slot > 0) {
     schedule.imbalance = std::max(1.0, schedule.busiest_slot / mean_per_warp_slot);
@@ -76,7 +90,8 @@ nlohmann::json Prediction::to_json() const {
 Prediction predict(const WorkEstimate& work, const ResourceUsage& usage, const GpuSpec& gpu) {
   Prediction p;
   p.launch_us = gpu.launch_overhead_us * work.launches;
-  const double total_units = std::accumulate(work.warp_work.begin(), work.warp_work.end(), 0.0);
+  const double repeats = static_cast<double>(std::max<int64_t>(1, work.warp_work_repeats));
+  const double total_units = std::accumulate(work.warp_work.begin(), work.warp_work.end(), 0.0) * repeats;
   if (work.dram_bytes <= 0 && total_units <= 0) {
     p.time_us = p.launch_us;
     p.bottleneck = "launch";
@@ -97,7 +112,7 @@ Prediction predict(const WorkEstimate& work, const ResourceUsage& usage, const G
   const int warps_per_block = (work.threads_per_block + kWarpSize - 1) / kWarpSize;
   const double warps = work.warp_work.empty()
                            ? static_cast<double>(work.blocks) * warps_per_block
-                           : static_cast<double>(work.warp_work.size());
+                           : static_cast<double>(work.warp_work.size()) * repeats;
   if (warps <= 0) throw std::invalid_argument("predict: a WorkEstimate with bytes needs blocks");
   // Spill code runs at least once per thread; that lower bound is what is charged. A gathered
   // array held once per L2 partition that fits is read from DRAM once.
@@ -127,8 +142,8 @@ Prediction predict(const WorkEstimate& work, const ResourceUsage& usage, const G
                                   : kMinCyclesPerWorkUnit;
     const double unit_ns =
         std::max(bytes / total_units / in_flight_per_warp * gpu.dram_latency_ns, min_cycles / gpu.clock_ghz);
-    const Schedule schedule = schedule_blocks(
-        work.warp_work, warps_per_block, static_cast<int64_t>(gpu.sms) * occ.blocks_per_sm);
+    const Schedule schedule =
+        schedule_blocks(work, warps_per_block, static_cast<int64_t>(gpu.sms) * occ.blocks_per_sm);
     p.compute_us = schedule.busiest_slot * unit_ns / 1e3;
     p.imbalance = schedule.imbalance;
   }

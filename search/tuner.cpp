@@ -5,6 +5,7 @@
 #include <future>
 #include <memory>
 
+#include "kernels/host_bytes.h"
 #include "model/saake/saake_prediction.h"
 #include "search/emulator_oracle.h"
 #include "search/explanation.h"
@@ -97,6 +98,7 @@ TuneOutcome Tuner::run(const Workload& workload, const TuneRequest& request, Tun
   const KernelFamily& family = *request.family;
   const ParameterSpace space = family.space(request.problem);
   const std::shared_ptr<const GpuSpec> gpu = this->gpu();  // one spec for the whole tune
+  const HostBytes::Keep keep_operands;  // the plans of the tune share each generated operand
   std::vector<CandidateOutcome> ranked;
   // The first model's estimate walks the whole matrix (O(nnz) for SpMV): on a large one the
   // space's estimates took a minute one after another, so they run side by side on the pool.

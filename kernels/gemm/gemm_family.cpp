@@ -6,6 +6,7 @@
 #include "kernel_templates.h"
 #include "kernels/device_buffers.h"
 #include "kernels/gemm/gemm_check.h"
+#include "kernels/host_memory_limit.h"
 #include "kernels/gemm/gemm_config.h"
 #include "kernels/gemm/gemm_estimate.h"
 #include "kernels/gemm/gemm_operands.h"
@@ -115,6 +116,9 @@ void GemmFamily::check_problem(const Workload&, const Problem& p) const {
                      std::to_string(static_cast<int64_t>(bytes / (1 << 20))) + " MiB for A, B and C, over the " +
                      std::to_string(static_cast<int64_t>(kGemmMaxDeviceBytes / (1 << 20))) + " MiB a device holds");
   }
+  check_host_operands("gemm " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) + " (A and B)",
+                      (s.a_elements() + s.b_elements()) * static_cast<double>(dtype_size(p.precision.input)),
+                      "ask for a smaller shape");
 }
 
 ParameterSpace GemmFamily::space(const Problem& p) const { return gemm_space(GemmShape::of(p), p.precision); }

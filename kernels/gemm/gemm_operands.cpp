@@ -48,20 +48,22 @@ uint16_t to_f16_bits(float v) {
 
 DeviceBuffer gemm_operand_buffer(const std::string& name, GemmOperand operand, double elements, Dtype dtype) {
   const size_t count = static_cast<size_t>(elements);
-  std::vector<std::byte> bytes(count * dtype_size(dtype));
-  switch (dtype) {
-    case Dtype::F64: fill<double>(bytes, operand, count, [](double v) { return v; }); break;
-    case Dtype::F32: fill<float>(bytes, operand, count, [](double v) { return static_cast<float>(v); }); break;
-    case Dtype::BF16:
-      fill<uint16_t>(bytes, operand, count, [](double v) { return to_bf16_bits(static_cast<float>(v)); });
-      break;
-    default: fill<uint16_t>(bytes, operand, count, [](double v) { return to_f16_bits(static_cast<float>(v)); }); break;
-  }
   DeviceBuffer b;
   b.name = name;
   const std::string recipe = "gemm_operand/" + std::to_string(static_cast<uint32_t>(operand)) + "/" +
                              to_string(dtype) + "/" + std::to_string(count);
-  b.bytes = HostBytes::generated(std::move(bytes), recipe);
+  b.bytes = HostBytes::generated(recipe, [&] {
+    std::vector<std::byte> bytes(count * dtype_size(dtype));
+    switch (dtype) {
+      case Dtype::F64: fill<double>(bytes, operand, count, [](double v) { return v; }); break;
+      case Dtype::F32: fill<float>(bytes, operand, count, [](double v) { return static_cast<float>(v); }); break;
+      case Dtype::BF16:
+        fill<uint16_t>(bytes, operand, count, [](double v) { return to_bf16_bits(static_cast<float>(v)); });
+        break;
+      default: fill<uint16_t>(bytes, operand, count, [](double v) { return to_f16_bits(static_cast<float>(v)); }); break;
+    }
+    return bytes;
+  });
   b.size = b.bytes.size();
   return b;
 }

@@ -64,9 +64,9 @@ DeviceBuffer dense_operand_buffer(std::string name, DenseOperand which, int64_t 
   DeviceBuffer b;
   b.name = std::move(name);
   b.bytes = HostBytes::generated(
-      dtype == Dtype::F32 ? operand_bytes<float>(which, count) : operand_bytes<double>(which, count),
       std::string("sddmm_dense_operand/") + (which == DenseOperand::A ? "a/" : "b/") + to_string(dtype) + "/" +
-          std::to_string(rows) + "x" + std::to_string(k));
+          std::to_string(rows) + "x" + std::to_string(k),
+      [&] { return dtype == Dtype::F32 ? operand_bytes<float>(which, count) : operand_bytes<double>(which, count); });
   b.size = b.bytes.size();
   return b;
 }

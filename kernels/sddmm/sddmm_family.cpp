@@ -5,6 +5,7 @@
 
 #include "kernel_templates.h"
 #include "kernels/device_buffers.h"
+#include "kernels/host_memory_limit.h"
 #include "kernels/sddmm/sddmm_block_weights.h"
 #include "kernels/sddmm/sddmm_dense_input.h"
 #include "kernels/sddmm/sddmm_estimate.h"
@@ -122,6 +123,9 @@ void SddmmFamily::check_problem(const Workload& w, const Problem& p) const {
                      " of device memory for A, B, C and S's structure; ktune takes at most " + gib(kMaxDeviceBytes) +
                      " (ask for a smaller k)");
   }
+  const double operand_bytes = (static_cast<double>(w.matrix.rows) + w.matrix.cols) * sddmm_k(p) *
+                               static_cast<double>(dtype_size(p.precision.input));
+  check_host_operands("sddmm with k = " + std::to_string(sddmm_k(p)) + " (A and B)", operand_bytes, "ask for a smaller k");
 }
 
 ParameterSpace SddmmFamily::space(const Problem& p) const { return sddmm_space(sddmm_k(p)); }

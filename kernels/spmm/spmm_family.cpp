@@ -6,6 +6,7 @@
 #include "kernel_templates.h"
 #include "kernels/device_buffers.h"
 #include "kernels/input_vector.h"
+#include "kernels/host_memory_limit.h"
 #include "kernels/spmm/spmm_aspt_tiling.h"
 #include "kernels/spmm/spmm_block_weights.h"
 #include "kernels/spmm/spmm_checked_rows.h"
@@ -171,6 +172,9 @@ void SpmmFamily::check_problem(const Workload& w, const Problem& p) const {
                      std::to_string(static_cast<int64_t>(kSpmmMaxDeviceBytes / (1 << 20))) +
                      " MiB a device holds; ask for a smaller k");
   }
+  const double b_bytes = static_cast<double>(w.matrix.cols) * spmm_k(p) * static_cast<double>(dtype_size(p.precision.input));
+  check_host_operands("spmm with k = " + std::to_string(spmm_k(p)) + " in " + to_string(p.precision) + " (B)", b_bytes,
+                      "ask for a smaller k");
 }
 
 ParameterSpace SpmmFamily::space(const Problem& p) const { return spmm_space(spmm_k(p)); }
@@ -334,7 +338,7 @@ LaunchPlan SpmmFamily::vendor_plan(const Workload& w, const Problem& p) const {
 
 WorkEstimate SpmmFamily::estimate(const Workload& w, const Problem& p, const Config& config) const {
   const int32_t k = spmm_k(p);
-  return estimate_spmm(w.matrix, SpmmConfig::from(config, k), k, p.precision.input);
+  return estimate_spmm(w, SpmmConfig::from(config, k), k, p.precision.input);
 }
 
 double SpmmFamily::flops(const Workload& w, const Problem& p) const {

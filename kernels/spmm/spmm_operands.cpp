@@ -30,9 +30,9 @@ DeviceBuffer dense_input_buffer(std::string name, int64_t rows, int32_t k, Dtype
   const size_t count = static_cast<size_t>(rows) * static_cast<size_t>(k);
   DeviceBuffer b;
   b.name = std::move(name);
-  b.bytes = HostBytes::generated(dtype == Dtype::F32 ? input_bytes<float>(count) : input_bytes<double>(count),
-                                 std::string("deterministic_input_matrix/") + to_string(dtype) + "/" + std::to_string(rows) + "x" +
-                                     std::to_string(k));
+  b.bytes = HostBytes::generated(
+      std::string("deterministic_input_matrix/") + to_string(dtype) + "/" + std::to_string(rows) + "x" + std::to_string(k),
+      [&] { return dtype == Dtype::F32 ? input_bytes<float>(count) : input_bytes<double>(count); });
   b.size = b.bytes.size();
   return b;
 }

@@ -23,11 +23,47 @@ TEST(HostBytes, PlainBytesAreNamedByTheirHash) {
 }
 
 TEST(HostBytes, GeneratedBytesAreNamedByTheirRecipeAndNeverByAHash) {
-  const HostBytes a = HostBytes::generated(bytes_of("abc"), "operand/a/f32/1x3");
+  const HostBytes a = HostBytes::generated("operand/a/f32/1x3", [] { return bytes_of("abc"); });
   EXPECT_EQ(a.content_id(), "generated:operand/a/f32/1x3");
   EXPECT_EQ(a.view(), "abc");
-  EXPECT_NE(HostBytes::generated(bytes_of("abc"), "operand/b/f32/1x3").content_id(), a.content_id());
+  EXPECT_NE(HostBytes::generated("operand/b/f32/1x3", [] { return bytes_of("abc"); }).content_id(), a.content_id());
   EXPECT_NE(HostBytes(bytes_of("abc")).content_id(), a.content_id()) << "a recipe cannot pass for a hash";
+}
+
+// Plans prepared side by side share one copy of a generated operand while any of them holds it;
+// once none does, the recipe is made afresh.
+TEST(HostBytes, ARecipeIsMadeOnceWhileACopyLives) {
+  int made = 0;
+  const auto make = [&made] {
+    ++made;
+    return bytes_of("xyz");
+  };
+  {
+    const HostBytes first = HostBytes::generated("operand/shared/f32/1x3", make);
+    const HostBytes second = HostBytes::generated("operand/shared/f32/1x3", make);
+    EXPECT_EQ(made, 1);
+    EXPECT_EQ(first.data(), second.data());
+  }
+  const HostBytes again = HostBytes::generated("operand/shared/f32/1x3", make);
+  EXPECT_EQ(made, 2);
+  EXPECT_EQ(again.view(), "xyz");
+}
+
+// A tune's plans come and go one after another: while a Keep lives, their operand is made once.
+TEST(HostBytes, AKeepHoldsGeneratedBytesPastTheirLastCopy) {
+  int made = 0;
+  const auto make = [&made] {
+    ++made;
+    return bytes_of("kept");
+  };
+  {
+    const HostBytes::Keep keep;
+    (void)HostBytes::generated("operand/kept/f32/1x4", make);
+    EXPECT_EQ(HostBytes::generated("operand/kept/f32/1x4", make).view(), "kept");
+    EXPECT_EQ(made, 1);
+  }
+  (void)HostBytes::generated("operand/kept/f32/1x4", make);
+  EXPECT_EQ(made, 2) << "the last Keep released them";
 }
 
 }  // namespace

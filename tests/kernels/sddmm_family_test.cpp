@@ -7,6 +7,7 @@
 #include <cstring>
 #include <set>
 
+#include "kernels/host_memory_limit.h"
 #include "kernels/sddmm/sddmm_dense_input.h"
 #include "kernels/sddmm/sddmm_tiles.h"
 #include "random_csr.h"
@@ -80,8 +81,13 @@ TEST(SddmmFamily, RefusesOperandsNoDeviceHoldsBeforeAllocatingThem) {
     EXPECT_NE(std::string(e.what()).find("k = 1024"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("GiB"), std::string::npos) << e.what();
   }
-  // 2 x 20M rows of 128 floats (19 GiB) fit.
-  EXPECT_NO_THROW(family.check_problem(huge, problem(Dtype::F32, 128)));
+  // 2 x 20M rows of 128 floats (19 GiB) fit a device; the host must hold them too.
+  const double operands = 2.0 * 20000000 * 128 * 4;
+  if (operands <= kHostOperandShare * physical_memory_bytes()) {
+    EXPECT_NO_THROW(family.check_problem(huge, problem(Dtype::F32, 128)));
+  } else {
+    EXPECT_THROW(family.check_problem(huge, problem(Dtype::F32, 128)), LimitError);
+  }
   EXPECT_NO_THROW(family.check_problem(workload_of(random_csr(50, 40, 5, 1)), problem(Dtype::F64, 1024)));
 }
 

@@ -41,7 +41,9 @@ TEST(SpmmEstimate, DescribesTheMatrixKernelsGrid) {
       const LaunchPlan plan = family.prepare(w, problem(k), config);
       EXPECT_EQ(e.launches, static_cast<int32_t>(plan.steps.size()));
       EXPECT_EQ(e.threads_per_block, c.block);
-      EXPECT_EQ(e.warp_work.size(), static_cast<size_t>(e.blocks * c.block / 32));
+      // K's tiles repeat one tile's warps (the grid's y), stored once.
+      EXPECT_EQ(e.warp_work_repeats, c.k_tiles(k));
+      EXPECT_EQ(e.warp_work.size() * static_cast<size_t>(e.warp_work_repeats), static_cast<size_t>(e.blocks * c.block / 32));
       if (c.schedule != SpmmSchedule::HeavyLight) {
         const LaunchStep& kernel = plan.steps.back();
         EXPECT_EQ(e.blocks, int64_t{kernel.grid.x} * kernel.grid.y);
@@ -55,9 +57,9 @@ TEST(SpmmEstimate, MoreColumnsMoveMoreBytes) {
   const Workload w = workload_of(random_csr(2000, 2000, 16, 3));
   for (const char* schedule : {"row_split", "nonzero_split", "heavy_light", "aspt"}) {
     const WorkEstimate narrow =
-        estimate_spmm(w.matrix, SpmmConfig::from(config_of(32, schedule, 32, 32), 32), 32, Dtype::F32);
+        estimate_spmm(w, SpmmConfig::from(config_of(32, schedule, 32, 32), 32), 32, Dtype::F32);
     const WorkEstimate wide =
-        estimate_spmm(w.matrix, SpmmConfig::from(config_of(128, schedule, 32, 128), 128), 128, Dtype::F32);
+        estimate_spmm(w, SpmmConfig::from(config_of(128, schedule, 32, 128), 128), 128, Dtype::F32);
     EXPECT_GT(wide.dram_bytes, 3 * narrow.dram_bytes) << schedule;
   }
 }
@@ -67,14 +69,14 @@ TEST(SpmmEstimate, MoreColumnsMoveMoreBytes) {
 TEST(SpmmEstimate, SplittingSchedulesBoundTheLongestWarp) {
   const Workload w = workload_of(csr_with_row_lengths({3, 0, 5000, 1, 7, 2, 0, 4, 9, 1, 3, 6}, 5100));
   auto longest = [&](const Config& config) {
-    const WorkEstimate e = estimate_spmm(w.matrix, SpmmConfig::from(config, 32), 32, Dtype::F32);
+    const WorkEstimate e = estimate_spmm(w, SpmmConfig::from(config, 32), 32, Dtype::F32);
     return *std::max_element(e.warp_work.begin(), e.warp_work.end());
   };
   EXPECT_GE(longest(config_of(32, "row_split", 32, 32)), 5000);
   EXPECT_LE(longest(config_of(32, "heavy_light", 32, 32, 256)), 257);
   EXPECT_LE(longest(config_of(32, "nonzero_split", 32, 32)), 32);
   const WorkEstimate split =
-      estimate_spmm(w.matrix, SpmmConfig::from(config_of(32, "nonzero_split", 32, 32), 32), 32, Dtype::F32);
+      estimate_spmm(w, SpmmConfig::from(config_of(32, "nonzero_split", 32, 32), 32), 32, Dtype::F32);
   EXPECT_EQ(std::count(split.warp_work.begin(), split.warp_work.end(), 32.0), (12 + w.matrix.nnz()) / 32);
 }
 
@@ -83,8 +85,8 @@ TEST(SpmmEstimate, SplittingSchedulesBoundTheLongestWarp) {
 TEST(SpmmEstimate, AsptGathersLessOfBOnABand) {
   const Workload w = workload_of(generate_banded(4096, 16, 5));
   const WorkEstimate row =
-      estimate_spmm(w.matrix, SpmmConfig::from(config_of(32, "row_split", 32, 32), 32), 32, Dtype::F32);
-  const WorkEstimate aspt = estimate_spmm(w.matrix, SpmmConfig::from(config_of(32, "aspt", 8, 32), 32), 32, Dtype::F32);
+      estimate_spmm(w, SpmmConfig::from(config_of(32, "row_split", 32, 32), 32), 32, Dtype::F32);
+  const WorkEstimate aspt = estimate_spmm(w, SpmmConfig::from(config_of(32, "aspt", 8, 32), 32), 32, Dtype::F32);
   EXPECT_LT(aspt.dram_bytes, row.dram_bytes / 2);
 }
 

@@ -2,6 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <functional>
+#include <numeric>
+#include <queue>
+#include <vector>
+
+#include "model/occupancy.h"
 #include "workload/input_error.h"
 
 namespace ktune {
@@ -59,6 +66,46 @@ TEST(FirstCostModel, OneHeavyRowDominates) {
   EXPECT_GT(p_skewed.time_us, 3 * p_even.time_us);
   EXPECT_GT(p_skewed.compute_us, p_skewed.memory_us);
   EXPECT_LT(p_even.imbalance, 1.5);
+}
+
+// A grid whose y repeats its x blocks (SpMM's K tiles) may store one copy of the warps: the
+// prediction is that of the copies written out.
+TEST(FirstCostModel, RepeatedWarpsPredictAsTheirCopies) {
+  WorkEstimate once = balanced(2e8);
+  for (size_t i = 0; i < once.warp_work.size(); ++i) once.warp_work[i] = static_cast<double>(1 + i % 97);
+  once.blocks = 4096 * 3;
+  WorkEstimate copies = once;
+  copies.warp_work.clear();
+  for (int t = 0; t < 3; ++t) copies.warp_work.insert(copies.warp_work.end(), once.warp_work.begin(), once.warp_work.end());
+  once.warp_work_repeats = 3;
+  const Prediction a = predict(once, light(), h100()), b = predict(copies, light(), h100());
+  EXPECT_DOUBLE_EQ(a.compute_us, b.compute_us);
+  EXPECT_DOUBLE_EQ(a.imbalance, b.imbalance);
+  EXPECT_DOUBLE_EQ(a.time_us, b.time_us);
+}
+
+// Millions of blocks are scheduled in runs of consecutive blocks: the busiest slot stays within
+// a few percent of the block-by-block list schedule, written out here.
+TEST(FirstCostModel, RunsOfManyBlocksKeepTheListSchedule) {
+  WorkEstimate e;
+  e.threads_per_block = 256;
+  e.blocks = 1 << 20;
+  e.unit_waits_on_load = true;
+  e.warp_work.resize(static_cast<size_t>(e.blocks) * 8);
+  for (size_t i = 0; i < e.warp_work.size(); ++i) e.warp_work[i] = static_cast<double>((i * 7919) % 61 + (i % 4099 == 0 ? 5000 : 1));
+  const Prediction p = predict(e, light(), h100());
+  const int64_t slots = int64_t{h100().sms} * occupancy(h100(), 256, light().registers, 0).blocks_per_sm;
+  std::priority_queue<double, std::vector<double>, std::greater<>> free_at;
+  for (int64_t s = 0; s < slots; ++s) free_at.push(0);
+  double busiest = 0;
+  for (int64_t b = 0; b < e.blocks; ++b) {
+    const double done = free_at.top() + *std::max_element(e.warp_work.begin() + b * 8, e.warp_work.begin() + (b + 1) * 8);
+    free_at.pop();
+    free_at.push(done);
+    busiest = std::max(busiest, done);
+  }
+  const double total = std::accumulate(e.warp_work.begin(), e.warp_work.end(), 0.0);
+  EXPECT_NEAR(p.imbalance, busiest / (total / static_cast<double>(slots * 8)), 0.03 * p.imbalance);
 }
 
 // Many small units that each wait on a dependent load (a graph expansion's rounds): a unit
