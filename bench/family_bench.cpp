@@ -29,6 +29,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "bench_workloads.h"
@@ -214,6 +215,7 @@ int main(int argc, char** argv) try {
       }
       std::optional<CandidateOutcome> best;
       std::vector<VendorTiming> vendor_timings;
+      std::map<std::string, double> phase_seconds;  // a search's: where its time went
       if (o.sample > 0 || !o.config.empty()) {
         const ParameterSpace space = family->space(request.problem);
         std::vector<Config> configs;
@@ -241,6 +243,7 @@ int main(int argc, char** argv) try {
         TuneOutcome outcome = tuner.run(nw.workload, request, collector);
         best = std::move(outcome.best);
         vendor_timings = std::move(outcome.vendor);
+        phase_seconds = std::move(outcome.phase_seconds);
       }
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       const double bytes = request.family->min_bytes(nw.workload, request.problem);
@@ -262,6 +265,7 @@ int main(int argc, char** argv) try {
       json row = {{"workload", nw.name}, {"kind", nw.kind}, {"problem", request.problem.params}, {"dtype", to_string(dtype)},
                   {"rows", nw.workload.matrix.rows}, {"nnz", nw.workload.matrix.nnz()}, {"min_bytes", bytes},
                   {"tune_seconds", seconds}, {"configs", collector.all.size()}};
+      if (!phase_seconds.empty()) row["phase_seconds"] = phase_seconds;
       int failed = 0;
       for (const CandidateOutcome& c : collector.all) failed += !c.measured_ok();
       row["configs_failed"] = failed;

@@ -49,11 +49,13 @@ EmulatorOracle::Entry& EmulatorOracle::entry(const Config& config) {
   std::string why;
   try {
     if (too_large_) throw InputError(*too_large_);
+    if (budget_spent()) throw InputError("the walk's " + std::to_string(budget_) + " emulations are spent");
     if (!family_.emulable(problem_, config))
       throw InputError("the PTX interpreter does not run this configuration's instructions");
     e.kernel = compile_(config);
     if (!e.kernel || !e.kernel->ok) throw InputError("does not compile" + (e.kernel ? ": " + e.kernel->log : ""));
     LaunchPlan plan = plan_for(config);
+    ++emulations_;
     e.emulated = emulate_candidate(family_, workload_, problem_, config, plan, *e.kernel, gpu_, options_);
     previous_plan_ = std::move(plan);
     e.view = oracle_view(*e.emulated);
@@ -88,6 +90,7 @@ const CandidatePrediction* EmulatorOracle::emulation(const Config& config) const
 
 const KernelEmulationInput& EmulatorOracle::longest_step_input(const Config& config, const Entry& e) {
   if (input_ && input_->first == config) return input_->second;
+  ++emulations_;
   // As emulate_plan does: earlier steps' sampled blocks run first, over zero-filled outputs.
   LaunchPlan plan = plan_for(config);
   if (!plan.program.empty()) throw InputError("the occupancy analysis takes plans without a program");
@@ -121,7 +124,7 @@ const KernelEmulationInput& EmulatorOracle::longest_step_input(const Config& con
 
 std::optional<WalkBottleneck> EmulatorOracle::bottleneck_at(const Config& config, double occupancy) {
   Entry& e = entry(config);
-  if (!e.emulated) return fallback_.bottleneck_at(config, occupancy);
+  if (!e.emulated || budget_spent()) return fallback_.bottleneck_at(config, occupancy);
   const StepEmulation& longest = e.emulated->steps[e.emulated->longest_step()];
   const int own = longest.prediction.resident_blocks;
   const int target = std::max(1, static_cast<int>(std::lround(occupancy * gpu_.max_warps_per_sm / warps_per_block(longest))));

@@ -53,6 +53,10 @@ class EmulatorOracle : public SaakeOracle {
   void learn_size_from(const EmulatorOracle& other) {
     if (!too_large_) too_large_ = other.too_large_;
   }
+  // At most `emulations` emulations (views and sensitivity analyses) from here on; past them the
+  // fallback answers. A walk over a matrix of tens of millions of nonzeros prepares and emulates
+  // each configuration in seconds, and took minutes before its first measurement.
+  void set_emulation_budget(size_t emulations) { budget_ = emulations; }
   // How configurations are emulated (the interpretation limits), for those evaluated from here on.
   void set_options(const CandidateEmulationOptions& options) { options_ = options; }
   // Configurations answered by the fallback, with the reason (canonical key -> message).
@@ -75,6 +79,9 @@ class EmulatorOracle : public SaakeOracle {
   const Workload& workload_;
   // Set once a configuration's program proved too large to interpret: the rest go to the fallback.
   std::optional<std::string> too_large_;
+  size_t budget_ = static_cast<size_t>(-1);
+  size_t emulations_ = 0;
+  bool budget_spent() const { return emulations_ >= budget_; }
   Problem problem_;
   GpuSpec gpu_;
   Compile compile_;

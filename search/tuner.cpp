@@ -28,6 +28,12 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
 
 // The most configurations the first cost model ranks at the start of a tune.
 constexpr size_t kFirstModelCandidates = 4096;
+// What one walk may emulate, in configurations x the workload's nonzeros: preparing and emulating
+// a configuration of a matrix of 21 M nonzeros takes seconds, and unbounded walks there ran three
+// minutes before the first measurement. Counted rather than timed, so that a tune walks the same
+// way on any host; a walk over a million nonzeros is not held back.
+constexpr double kWalkNonzeroBudget = double(1 << 28);
+constexpr size_t kMinWalkEmulations = 8;
 
 // Before compiling, the model assumes a typical register count; compiled candidates get theirs.
 ResourceUsage assumed_usage() {
@@ -214,6 +220,8 @@ std::optional<Config> Tuner::walk(const Workload& w, const TuneRequest& r, const
     firsts.push_back(std::make_unique<FirstModelOracle>(*r.family, w, r.problem, gpu, assumed_usage()));
     oracles.push_back(std::make_unique<EmulatorOracle>(*r.family, w, r.problem, gpu, compiler_for(r), *firsts.back(), ctx_.log));
     oracles.back()->share_inputs(shared);
+    oracles.back()->set_emulation_budget(std::max(
+        kMinWalkEmulations, static_cast<size_t>(kWalkNonzeroBudget / std::max<double>(1, static_cast<double>(w.matrix.nnz())))));
   }
   into.share_inputs(shared);
   // One start emulated first: when its program is too large, so are the others' (they follow

@@ -128,6 +128,23 @@ TEST_F(OracleFixture, AConfigurationTheInterpreterCannotRunIsNeverCompiledForIt)
   }
 }
 
+// Past its emulation budget an oracle answers from the first model, naming why; what it emulated
+// before stays its emulation.
+TEST_F(OracleFixture, AnOraclePastItsEmulationBudgetAsksTheFirstModel) {
+  FirstModelOracle first(family, w, Problem::of(Dtype::F32), gpu, assumed());
+  EmulatorOracle oracle(family, w, Problem::of(Dtype::F32), gpu, real_compile(), first);
+  oracle.set_emulation_budget(1);
+  const std::vector<Config> configs = family.space({}).enumerate();
+  ASSERT_GE(configs.size(), 2u);
+  ASSERT_TRUE(oracle.evaluate(configs[0]));
+  ASSERT_TRUE(oracle.evaluate(configs[1]));
+  EXPECT_NE(oracle.emulation(configs[0]), nullptr);
+  EXPECT_EQ(oracle.emulation(configs[1]), nullptr);
+  ASSERT_EQ(oracle.fallbacks().size(), 1u);
+  EXPECT_NE(oracle.fallbacks().begin()->second.find("1 emulations are spent"), std::string::npos)
+      << oracle.fallbacks().begin()->second;
+}
+
 // A graph whose program is too large to interpret is answered by the first model, and once one
 // configuration proved it, the others are not compiled for the interpreter at all.
 TEST_F(OracleFixture, AProgramTooLargeToInterpretStopsTheEmulatorForTheRest) {
