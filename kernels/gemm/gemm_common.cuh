@@ -7,17 +7,19 @@
 struct KtSchedule {
   int m, n, k, batch;
   int tiles_m, tiles_n, ipt;
-  int sk_tiles, sk_ctas, sk_share, sk_extra, split, grid;
+  int sk_tiles, sk_ctas, sk_share, sk_extra, split, grid, units;
 };
 
 // The schedule arrives as scalars (a launch passes no structs), in this order.
 #define KT_SCHEDULE_PARAMS                                                                              \
   int m, int n, int k, int batch, int tiles_m, int tiles_n, int ipt, int sk_tiles, int sk_ctas, int sk_share, \
-      int sk_extra, int split, int grid
-#define KT_SCHEDULE {m, n, k, batch, tiles_m, tiles_n, ipt, sk_tiles, sk_ctas, sk_share, sk_extra, split, grid}
+      int sk_extra, int split, int grid, int units
+#define KT_SCHEDULE {m, n, k, batch, tiles_m, tiles_n, ipt, sk_tiles, sk_ctas, sk_share, sk_extra, split, grid, units}
 
-// CTA c's iterations [begin, end): gemm_schedule.cpp's twin. All in 32 bits (the space keeps
-// the iteration count below 2^31): a 64-bit division is a call, and its saved registers spill.
+// Unit c's iterations [begin, end): gemm_schedule.cpp's twin. A CTA runs units blockIdx.x,
+// blockIdx.x + grid, ... (one, except in the persistent decomposition). All in 32 bits (the
+// space keeps the iteration count below 2^31): a 64-bit division is a call, and its saved
+// registers spill.
 __device__ __forceinline__ void kt_cta_range(const KtSchedule& s, int c, int& begin, int& end) {
   if (c < s.sk_ctas) {
     begin = c * s.sk_share + min(c, s.sk_extra);
@@ -43,12 +45,12 @@ __device__ __forceinline__ void kt_tile_origin(const KtSchedule& s, int in_batch
   col0 = within / height * KT_BN;
 }
 
-// The workspace slot of CTA c's segment of the tile starting at t_begin: its first segment
+// The workspace slot of unit c's segment of the tile starting at t_begin: its first segment
 // (the one starting where its range does) or its last.
 __device__ __forceinline__ int kt_slot(const KtSchedule& s, int c, int t_begin) {
   int b, e;
   kt_cta_range(s, c, b, e);
-  return (b >= t_begin) ? c : s.grid + c;
+  return (b >= t_begin) ? c : s.units + c;
 }
 
 // Where the threads computing a tile meet in its epilogue: the whole CTA, or, beside a producer
@@ -62,11 +64,20 @@ __device__ __forceinline__ void kt_tile_sync() {
 #endif
 }
 
-// Writes this CTA's part of a tile. `acc[q]` is the thread's q-th accumulator, at tile row
-// row_of(q) and column col_of(q). A CTA with the whole tile stores it; otherwise it leaves its
+// Two accumulators side by side in one store: float2 or double2.
+template <typename T> struct KtPair;
+template <> struct KtPair<float> { typedef float2 T; };
+template <> struct KtPair<double> { typedef double2 T; };
+
+// Writes unit `me`'s part of a tile. `acc[q]` is the thread's q-th accumulator, at tile row
+// row_of(q) and column col_of(q). A unit with the whole tile stores it; otherwise it leaves its
 // partial in its slot and counts itself in; the last to arrive adds the others' and stores C.
-template <int PER_THREAD, typename RowOf, typename ColOf>
-__device__ __forceinline__ void kt_finish_tile(const KtSchedule& s, int tile, int t_begin, int seg_begin,
+// PAIRED: accumulators q and q + 1 (q even) lie side by side in a row, q's column even (the
+// tensor kernels' fragments, SIMT micro-tiles of even width), so that where C's rows have an
+// even length a pair goes out in one store: the epilogue's scalar stores filled the SM's store
+// queue (H100 profile of 4096 x 4096 x 512: LG throttle 55% of a warp's stalls).
+template <int PER_THREAD, bool PAIRED, typename RowOf, typename ColOf>
+__device__ __forceinline__ void kt_finish_tile(const KtSchedule& s, int me, int tile, int t_begin, int seg_begin,
                                                int seg_end, KT_ACC (&acc)[PER_THREAD], RowOf row_of, ColOf col_of,
                                                KT_ACC* __restrict__ c, KT_ACC* __restrict__ workspace,
                                                int* __restrict__ counters) {
@@ -74,21 +85,20 @@ __device__ __forceinline__ void kt_finish_tile(const KtSchedule& s, int tile, in
   const int tid = threadIdx.x;
   const int t_end = t_begin + s.ipt;
   if (seg_begin != t_begin || seg_end != t_end) {
-    const int me = blockIdx.x;
     KT_ACC* mine = workspace + (long long)kt_slot(s, me, t_begin) * (KT_BM * KT_BN);
 #pragma unroll
     for (int q = 0; q < PER_THREAD; ++q) mine[q * KT_THREADS + tid] = acc[q];
     __threadfence();
     kt_tile_sync();
     if (tid == 0) {
-      // The CTAs whose ranges meet this tile are consecutive: walk out from this one.
+      // The units whose ranges meet this tile are consecutive: walk out from this one.
       int lo = me, hi = me;
       int b, e;
       for (; lo > 0; --lo) {
         kt_cta_range(s, lo - 1, b, e);
         if (e <= t_begin) break;
       }
-      for (; hi + 1 < s.grid; ++hi) {
+      for (; hi + 1 < s.units; ++hi) {
         kt_cta_range(s, hi + 1, b, e);
         if (b >= t_end) break;
       }
@@ -113,6 +123,16 @@ __device__ __forceinline__ void kt_finish_tile(const KtSchedule& s, int tile, in
   int row0, col0;
   kt_tile_origin(s, tile % per_batch, row0, col0);
   KT_ACC* out = c + (long long)b * s.m * s.n;
+  if (PAIRED && s.n % 2 == 0) {
+#pragma unroll
+    for (int q = 0; q < PER_THREAD; q += 2) {
+      const int row = row0 + row_of(q), col = col0 + col_of(q);
+      typedef typename KtPair<KT_ACC>::T Pair;
+      // n even and col even: the pair is whole inside the row, aligned to its size.
+      if (row < s.m && col < s.n) *reinterpret_cast<Pair*>(out + (long long)row * s.n + col) = Pair{acc[q], acc[q + 1]};
+    }
+    return;
+  }
 #pragma unroll
   for (int q = 0; q < PER_THREAD; ++q) {
     const int row = row0 + row_of(q), col = col0 + col_of(q);

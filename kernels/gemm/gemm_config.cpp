@@ -8,7 +8,7 @@ namespace ktune {
 
 namespace {
 
-const std::vector<std::string> kDecompositions = {"data_parallel", "split_k", "stream_k", "hybrid"};
+const std::vector<std::string> kDecompositions = {"data_parallel", "split_k", "stream_k", "hybrid", "persistent"};
 // The instruction computing the products: FMA for f32; FMA or DMMA (a warp's m8n8k4 mma.sync)
 // for f64; for 16-bit inputs mma.sync (a warp's m16n8k16) or wgmma (a warpgroup's m64nNk16,
 // sm_90a only).
@@ -132,15 +132,18 @@ ParameterSpace gemm_space(const GemmShape& shape, const Precision& p) {
                 c.at("tm") >= 64 && c.at("tn") >= 64 && c.at("stages") >= 3;
        }},
       {"tma loads wgmma's ring only, its coordinates (batch * m, batch * n rows) count in 32 bits; a cluster "
-       "of 2 needs tma and a data-parallel grid (its two CTAs then run the same k-slices of tiles that share an "
-       "operand; Stream-K and split-K CTAs of one cluster would not)",
+       "of 2 needs tma and a data-parallel or persistent grid (its two CTAs then run the same k-slices of tiles "
+       "that share an operand; Stream-K and split-K CTAs of one cluster would not); persistent needs tma (its "
+       "producer runs ahead into the CTA's next tile)",
        [config, shape](const Config& c) {
          const GemmConfig g = config(c);
          if (g.loader == GemmLoader::Tma &&
              (g.kernel != GemmKernel::Wgmma || shape.batch * std::max(shape.m, shape.n) >= (int64_t{1} << 31)))
            return false;
-         return g.cluster == 1 ||
-                (g.loader == GemmLoader::Tma && g.decomposition == GemmDecomposition::DataParallel);
+         const bool whole_tiles = g.decomposition == GemmDecomposition::DataParallel ||
+                                  g.decomposition == GemmDecomposition::Persistent;
+         if (g.decomposition == GemmDecomposition::Persistent && g.loader != GemmLoader::Tma) return false;
+         return g.cluster == 1 || (g.loader == GemmLoader::Tma && whole_tiles);
        }},
       {"simt: micro-tiles of at most 8 x 8 and 1 or 2 stages; dmma: warp tiles of 8 x 8 blocks and a ring of 2 "
        "or more stages",
@@ -172,11 +175,12 @@ ParameterSpace gemm_space(const GemmShape& shape, const Precision& p) {
          const GemmConfig g = config(c);
          return g.shared_bytes(shape, p) <= (g.kernel == GemmKernel::Simt ? kStaticSharedBytes : kDynamicSharedBytes);
        }},
-      {"split only counts for split_k, sk_grid only for stream_k and hybrid",
+      {"split only counts for split_k, sk_grid only for stream_k, hybrid and persistent",
        [](const Config& c) {
          const auto d = static_cast<GemmDecomposition>(c.at("decomposition"));
-         const bool split = d == GemmDecomposition::SplitK, streamed = d == GemmDecomposition::StreamK || d == GemmDecomposition::Hybrid;
-         return (split ? c.at("split") > 1 : c.at("split") == 1) && (streamed || c.at("sk_grid") == kGemmSms);
+         const bool split = d == GemmDecomposition::SplitK;
+         const bool gridded = d == GemmDecomposition::StreamK || d == GemmDecomposition::Hybrid || d == GemmDecomposition::Persistent;
+         return (split ? c.at("split") > 1 : c.at("split") == 1) && (gridded || c.at("sk_grid") == kGemmSms);
        }},
       {"the MAC-loop iterations of all tiles count in 32 bits and the grid holds at most 2^20 CTAs (larger tiles for "
        "this problem)",

@@ -3,7 +3,9 @@
 // mma.sync; for bf16/f16 tensor cores, by warp through mma.sync or by warpgroup through
 // sm_90a's wgmma), its block tile, its thread or warp tile and pipeline depth, and the decomposition
 // of the MAC-loop iterations over CTAs (gemm_schedule.h): data-parallel, fixed split-K,
-// Stream-K, or the two-tile Stream-K + data-parallel hybrid, with the Stream-K grid size.
+// Stream-K, or the two-tile Stream-K + data-parallel hybrid, with the Stream-K grid size; or
+// persistent: data-parallel tiles taken in turn by sk_grid CTAs, so that (TMA loader) the
+// producer loads a tile's first slices while the consumers store the previous one.
 #include <cstdint>
 #include <string>
 
@@ -12,7 +14,7 @@
 
 namespace ktune {
 
-enum class GemmDecomposition { DataParallel, SplitK, StreamK, Hybrid };
+enum class GemmDecomposition { DataParallel, SplitK, StreamK, Hybrid, Persistent };
 enum class GemmKernel { Simt, Tensor, Wgmma, Dmma };
 // How the wgmma kernel fills its ring: every thread's cp.async, or TMA from one producer thread
 // (gemm_wgmma_tma.cu), which alone can multicast a slice to a cluster of CTAs.
@@ -29,7 +31,7 @@ struct GemmConfig {
   int64_t tm = 4, tn = 4;  // Simt: a thread's micro-tile; Tensor, Dmma: a warp's tile; Wgmma: a warpgroup's
   int64_t stages = 2;      // Simt: 1 load then compute, 2 prefetch; Tensor: slices in the cp.async ring
   int64_t split = 1;       // split-K factor
-  int64_t sk_grid = kGemmSms;  // Stream-K CTAs
+  int64_t sk_grid = kGemmSms;  // Stream-K CTAs; persistent: CTAs launched
   int64_t raster = 1;          // tile-rows a rasterisation group (1: row-major tile order)
   GemmLoader loader = GemmLoader::CpAsync;
   int64_t cluster = 1;  // TMA: CTAs a cluster sharing one operand's slices by multicast

@@ -126,8 +126,8 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, 1)
       write = write + 1 == KT_STAGES ? 0 : write + 1;
     }
     kt_cp_async_wait<0>();
-    kt_finish_tile<KT_PER_THREAD>(
-        s, tile, t_begin, it, seg_end, acc,
+    kt_finish_tile<KT_PER_THREAD, true>(
+        s, blockIdx.x, tile, t_begin, it, seg_end, acc,
         [=](int q) { return wrow + q / (KT_NT * 2) * 8 + lane / 4; },
         [=](int q) { return wcol + q / 2 % KT_NT * 8 + lane % 4 * 2 + q % 2; }, c, workspace, counters);
     it = seg_end;

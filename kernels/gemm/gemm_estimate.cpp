@@ -16,59 +16,92 @@ constexpr double kL2BytesPerUnit = 23.0 * 5.7;
 // The H100's L2.
 constexpr double kL2Bytes = 50e6;
 
+// A CTA's start before its first product: launch, barrier set-up and the first slice's trip
+// from DRAM (about a microsecond). A persistent CTA pays it once for all its tiles, since its
+// producer loads the next tile's slices while the consumers store the last.
+constexpr double kCtaFillUnits = 300;
+
+// A slice's trip from L2 to shared memory (about 700 cycles), in units: a ring keeps
+// stages - 1 slices in flight (cp.async feeding wgmma: stages - 2), so an iteration takes at
+// least this over their count, however little it computes.
+constexpr double kSliceLatencyUnits = 700.0 / 5.7;
+
 struct CtaCosts {
   double tile_store = 0;  // a, b: a tile's elements per thread
   double iteration = 0;   // c
   double peer = 0;        // d
 };
 
-CtaCosts costs_of(const GemmConfig& c, const Precision& p) {
+// CTAs an SM runs at once (shared memory, threads, roughly registers, and the grid itself):
+// they share its L2 bandwidth.
+double resident_ctas(const GemmShape& s, const GemmConfig& c, const Precision& p, const GemmSchedule& g) {
+  const double threads = static_cast<double>(c.block_threads());
+  const double shared = static_cast<double>(c.shared_bytes(s, p)) + 1024;  // the driver's reserve a CTA
+  const double registers = threads * static_cast<double>(c.data_registers(p) + 32);  // data, addresses
+  const double fit = std::min({32.0, std::floor(2048 / threads), std::floor(233472 / shared), std::floor(65536 / registers)});
+  return std::max(1.0, std::min(fit, std::ceil(static_cast<double>(g.grid) / kGemmSms)));
+}
+
+CtaCosts costs_of(const GemmShape& s, const GemmConfig& c, const Precision& p, const GemmSchedule& g) {
   CtaCosts k;
   const double threads = static_cast<double>(c.threads());
   k.tile_store = static_cast<double>(c.bm * c.bn) / threads;
   k.peer = k.tile_store;
   const double loads = static_cast<double>((c.bm + c.bn) * c.bk) / threads;
+  // Every kernel reads its slices from L2, whose bandwidth an SM's resident CTAs share; a
+  // cluster of 2 reads the shared operand's half-slice per CTA (H100, 45594db: 8192^3 1534 us
+  // in clusters of 2, raster 8, against 2088 in CTAs of one).
+  const double share_a = c.shared_operand() == 1 ? 0.5 : 1.0, share_b = c.shared_operand() == 2 ? 0.5 : 1.0;
+  const double l2 = (share_a * c.bm + share_b * c.bn) * c.bk * dtype_size(p.input) * resident_ctas(s, c, p, g) /
+                    kL2BytesPerUnit;
+  const double in_flight = c.kernel == GemmKernel::Simt ? static_cast<double>(c.stages)
+                           : c.kernel == GemmKernel::Wgmma && c.loader == GemmLoader::CpAsync
+                               ? static_cast<double>(c.stages - 2)
+                               : static_cast<double>(c.stages - 1);
+  const double latency = kSliceLatencyUnits / std::max(1.0, in_flight);
+  double issue = 0, math = 0;
   if (c.kernel == GemmKernel::Simt) {
     // f64 FMAs issue at half the f32 rate on sm_90.
     const double fma = p.accumulate == Dtype::F64 ? 2.0 : 1.0;
-    k.iteration = 2 * loads + static_cast<double>(c.bk) * (c.tm + c.tn + fma * c.tm * c.tn);
+    issue = 2 * loads;
+    math = static_cast<double>(c.bk) * (c.tm + c.tn + fma * c.tm * c.tn);
   } else if (c.kernel == GemmKernel::Dmma) {
     // Two doubles a copy; per 8x8x4 step a lane reads one element of each block of A and B
     // and a warp's DMMA does 256 FMAs, about twice the f64 FMA pipe's rate (an issue time of
     // 4 FMAs per lane).
     const double steps = static_cast<double>(c.bk / 4);
-    k.iteration = loads / 2 * 4 + steps * ((c.tm + c.tn) / 8.0 + (c.tm / 8) * (c.tn / 8) * 4.0);
+    issue = loads / 2 * 4;
+    math = steps * ((c.tm + c.tn) / 8.0 + (c.tm / 8) * (c.tn / 8) * 4.0);
   } else {
     // Operands arrive by cp.async, 8 elements a copy and its address arithmetic. A warp's
     // 16x16x16 mma does 4096 MACs in about the issue time of 8 FMAs per lane; a warpgroup's
     // wgmma spreads its tile over 4 warps and keeps the tensor cores about 1.5x busier (H100:
-    // about 990 against 660 TFLOP/s of bf16).
-    const double copies = loads / 8 * 4;
+    // about 990 against 660 TFLOP/s of bf16). TMA leaves the consumers a wait and an arrival a
+    // slice instead of the copies.
     const double fragments = static_cast<double>(c.bk / 16 * (c.tm / 16) * (c.tn / 16)) * 8;
-    if (c.kernel != GemmKernel::Wgmma) {
-      k.iteration = copies + fragments;
-    } else {
-      // wgmma outruns L2: a 128 x 256 tile's slice (48 KiB) takes L2 longer to serve than the
-      // tensor cores take to consume it (bench/NOTES.md, "GEMM on the H100"), so a slice costs
-      // the slower of the two. TMA leaves the consumers a wait and an arrival a slice instead
-      // of the copies; a cluster of 2 reads the shared operand's half-slice from L2 per CTA
-      // (H100, 45594db: 8192^3 1534 us in clusters of 2, raster 8, against 2088 in CTAs of one).
-      const bool tma = c.loader == GemmLoader::Tma;
-      const double share_a = c.shared_operand() == 1 ? 0.5 : 1.0, share_b = c.shared_operand() == 2 ? 0.5 : 1.0;
-      const double l2_bytes = (share_a * c.bm + share_b * c.bn) * c.bk * dtype_size(p.input);
-      k.iteration = (tma ? 2.0 : copies) + std::max(fragments / 4 / 1.5, l2_bytes / kL2BytesPerUnit);
-    }
+    issue = c.loader == GemmLoader::Tma ? 2.0 : loads / 8 * 4;
+    math = c.kernel == GemmKernel::Wgmma ? fragments / 4 / 1.5 : fragments;
   }
+  // A slice costs the slowest of its products, its bytes from L2 and its ring's latency
+  // (bench/NOTES.md, "GEMM on the H100": wgmma outruns L2 on a 128 x 256 tile).
+  k.iteration = issue + std::max({math, l2, latency});
   return k;
 }
 
-// CTA `cta`'s time in the grid-size model.
-double cta_time(const GemmSchedule& g, const CtaCosts& k, int64_t cta) {
+// Unit `unit`'s time in the grid-size model.
+double unit_time(const GemmSchedule& g, const CtaCosts& k, int64_t unit) {
   int64_t begin, end;
-  g.cta_range(cta, &begin, &end);
+  g.cta_range(unit, &begin, &end);
   double t = static_cast<double>(end - begin) * k.iteration + k.tile_store;
   const bool partial = begin % g.ipt != 0 || end % g.ipt != 0;
   if (partial) t += k.tile_store + static_cast<double>(g.max_peers() - 1) * k.peer;
+  return t;
+}
+
+// CTA `cta`'s: its start and its units, one after another.
+double cta_time(const GemmSchedule& g, const CtaCosts& k, int64_t cta) {
+  double t = kCtaFillUnits;
+  for (int64_t unit = cta; unit < g.units; unit += g.grid) t += unit_time(g, k, unit);
   return t;
 }
 
@@ -76,7 +109,7 @@ double cta_time(const GemmSchedule& g, const CtaCosts& k, int64_t cta) {
 
 WorkEstimate estimate_gemm(const GemmShape& s, const GemmConfig& c, const Precision& p) {
   const GemmSchedule g = GemmSchedule::of(s, c);
-  const CtaCosts k = costs_of(c, p);
+  const CtaCosts k = costs_of(s, c, p, g);
   WorkEstimate e;
   e.threads_per_block = static_cast<int32_t>(c.block_threads());  // TMA's producer warp included
   e.blocks = g.grid;
@@ -112,7 +145,6 @@ WorkEstimate estimate_gemm(const GemmShape& s, const GemmConfig& c, const Precis
 }
 
 int64_t preferred_sk_grid(const GemmShape& s, const GemmConfig& c, const Precision& p) {
-  const CtaCosts k = costs_of(c, p);
   GemmConfig trial = c;
   trial.decomposition = GemmDecomposition::StreamK;
   int64_t best = kGemmSms;
@@ -120,8 +152,9 @@ int64_t preferred_sk_grid(const GemmShape& s, const GemmConfig& c, const Precisi
   for (int64_t grid = 4; grid <= 4 * kGemmSms; grid += 4) {
     trial.sk_grid = grid;
     const GemmSchedule g = GemmSchedule::of(s, trial);
+    const CtaCosts k = costs_of(s, trial, p, g);
     // The slowest CTA, over the waves the grid takes on the device.
-    const double waves = std::ceil(static_cast<double>(g.grid) / (2.0 * kGemmSms));
+    const double waves = std::ceil(static_cast<double>(g.grid) / (resident_ctas(s, trial, p, g) * kGemmSms));
     const double t = cta_time(g, k, 0) * waves;
     if (grid == 4 || t < best_time) {
       best = grid;

@@ -64,7 +64,7 @@ LaunchStep gemm_launch(const GemmShape& s, const GemmConfig& c, const Precision&
   // The tensor-core kernels' ring of slices is dynamic shared memory (more than 48 KiB opts in).
   if (c.kernel != GemmKernel::Simt) step.shared_bytes = static_cast<uint32_t>(c.shared_bytes(s, p));
   for (int64_t v : {s.m, s.n, s.k, s.batch, g.tiles_m, g.tiles_n, g.ipt, g.sk_tiles, g.sk_ctas, g.sk_share, g.sk_extra,
-                    g.split, g.grid})
+                    g.split, g.grid, g.units})
     step.args.push_back(KernelArg::of_scalar(static_cast<int32_t>(v)));
   if (tma) {
     const int64_t share = c.shared_operand();

@@ -17,7 +17,8 @@ GemmSchedule GemmSchedule::of(const GemmShape& s, const GemmConfig& c) {
   g.ipt = (s.k + c.bk - 1) / c.bk;
   const int64_t total = g.tiles * g.ipt;
   switch (c.decomposition) {
-    case GemmDecomposition::DataParallel: break;
+    case GemmDecomposition::DataParallel:
+    case GemmDecomposition::Persistent: break;
     case GemmDecomposition::SplitK: g.split = std::min(c.split, g.ipt); break;
     case GemmDecomposition::StreamK:
       g.sk_tiles = g.tiles;
@@ -33,17 +34,19 @@ GemmSchedule GemmSchedule::of(const GemmShape& s, const GemmConfig& c) {
     g.sk_share = g.sk_tiles * g.ipt / g.sk_ctas;
     g.sk_extra = g.sk_tiles * g.ipt % g.sk_ctas;
   }
-  g.grid = g.sk_ctas + (g.tiles - g.sk_tiles) * g.split;
+  g.units = g.sk_ctas + (g.tiles - g.sk_tiles) * g.split;
+  // A cluster's CTAs run tile pairs: the tiles are padded to pairs and sk_grid is even.
+  g.grid = c.decomposition == GemmDecomposition::Persistent ? std::min(g.units, c.sk_grid) : g.units;
   return g;
 }
 
-void GemmSchedule::cta_range(int64_t c, int64_t* begin, int64_t* end) const {
-  if (c < sk_ctas) {
-    *begin = c * sk_share + std::min(c, sk_extra);
-    *end = *begin + sk_share + (c < sk_extra ? 1 : 0);
+void GemmSchedule::cta_range(int64_t u, int64_t* begin, int64_t* end) const {
+  if (u < sk_ctas) {
+    *begin = u * sk_share + std::min(u, sk_extra);
+    *end = *begin + sk_share + (u < sk_extra ? 1 : 0);
     return;
   }
-  const int64_t d = c - sk_ctas;
+  const int64_t d = u - sk_ctas;
   const int64_t tile = sk_tiles + d / split, part = d % split;
   *begin = tile * ipt + part * ipt / split;
   *end = tile * ipt + (part + 1) * ipt / split;

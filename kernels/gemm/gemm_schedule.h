@@ -12,7 +12,9 @@
 // per tile), which adds the others' partials from the workspace: no CTA ever waits for
 // another, so any grid is deadlock-free, the counts reset themselves, and the PTX interpreter,
 // which runs blocks one after another, computes the same answer. gemm_common.cuh is the device
-// twin of cta_range. TMA clusters of 2 (data-parallel only) pad the tile grid to pairs.
+// twin of cta_range. TMA clusters of 2 (data-parallel and persistent) pad the tile grid to pairs.
+// A unit is one such range; a CTA runs one unit, except in the persistent decomposition, where
+// `grid` CTAs take the data-parallel units in turn (CTA c: units c, c + grid, ...).
 #include <cstdint>
 
 #include "kernels/gemm/gemm_config.h"
@@ -24,19 +26,20 @@ struct GemmSchedule {
   int64_t ipt = 1;                              // iterations per tile
   int64_t sk_tiles = 0, sk_ctas = 0, split = 1;
   int64_t sk_share = 0, sk_extra = 0;           // each Stream-K CTA's iterations, the first sk_extra one more
-  int64_t grid = 1;
+  int64_t units = 1;  // ranges of iterations
+  int64_t grid = 1;   // CTAs launched
 
   static GemmSchedule of(const GemmShape& s, const GemmConfig& c);
-  // CTA c's iterations [begin, end).
-  void cta_range(int64_t c, int64_t* begin, int64_t* end) const;
+  // Unit u's iterations [begin, end).
+  void cta_range(int64_t u, int64_t* begin, int64_t* end) const;
   // The iterations of every tile: the kernels count them in 32 bits.
   int64_t total_iterations() const { return tiles * ipt; }
   // The most CTAs sharing one tile.
   int64_t max_peers() const;
-  // Partial tiles' workspace: two slots a CTA (its first and last segments), in accumulators.
-  // None when every CTA computes whole tiles.
+  // Partial tiles' workspace: two slots a unit (its first and last segments), in accumulators.
+  // None when every unit computes whole tiles.
   double workspace_elements(const GemmConfig& c) const {
-    return sk_ctas == 0 && split == 1 ? 0.0 : 2.0 * static_cast<double>(grid) * c.bm * c.bn;
+    return sk_ctas == 0 && split == 1 ? 0.0 : 2.0 * static_cast<double>(units) * c.bm * c.bn;
   }
 };
 

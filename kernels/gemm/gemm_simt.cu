@@ -91,8 +91,8 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, 1)
     kt_tile_origin(s, in_batch, row0, col0);
     kt_mac_loop(ab, bb, s, row0, col0, it - t_begin, seg_end - t_begin, sm, acc);
     const int ty = threadIdx.x / KT_TX, tx = threadIdx.x % KT_TX;
-    kt_finish_tile<KT_TM * KT_TN>(
-        s, tile, t_begin, it, seg_end, acc, [=](int q) { return ty * KT_TM + q / KT_TN; },
+    kt_finish_tile<KT_TM * KT_TN, KT_TN % 2 == 0>(
+        s, blockIdx.x, tile, t_begin, it, seg_end, acc, [=](int q) { return ty * KT_TM + q / KT_TN; },
         [=](int q) { return tx * KT_TN + q % KT_TN; }, c, workspace, counters);
     it = seg_end;
   }

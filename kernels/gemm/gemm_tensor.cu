@@ -171,8 +171,8 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, 1)
     kt_mac_loop(a + (long long)batch * s.m * s.k, b + (long long)batch * s.k * s.n, s, row0, col0, it - t_begin,
                 seg_end - t_begin, smem, acc, wrow, wcol, lane);
     // The m16n8 accumulator: a lane holds rows lane/4 and lane/4 + 8, columns 2 (lane % 4) + 0/1.
-    kt_finish_tile<KT_PER_THREAD>(
-        s, tile, t_begin, it, seg_end, acc,
+    kt_finish_tile<KT_PER_THREAD, true>(
+        s, blockIdx.x, tile, t_begin, it, seg_end, acc,
         [=](int q) { return wrow + q / (KT_NT * 4) * 16 + lane / 4 + q % 4 / 2 * 8; },
         [=](int q) { return wcol + q / 4 % KT_NT * 8 + lane % 4 * 2 + q % 2; }, c, workspace, counters);
     it = seg_end;

@@ -108,8 +108,8 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, 1)
     kt_fence_operands(acc);
     // A warp's accumulators of an m64 block: rows 16 warp + lane / 4 (+ 8), columns
     // 8 j + 2 (lane % 4) + 0/1 for each n8 block j, as mma.sync's m16n8.
-    kt_finish_tile<KT_PER_THREAD>(
-        s, tile, t_begin, max(begin, t_begin), seg_end, acc,
+    kt_finish_tile<KT_PER_THREAD, true>(
+        s, blockIdx.x, tile, t_begin, max(begin, t_begin), seg_end, acc,
         [=](int q) { return grow + q / (KT_TN / 2) * 64 + warp * 16 + lane / 4 + q % 4 / 2 * 8; },
         [=](int q) { return gcol + q % (KT_TN / 2) / 4 * 8 + lane % 4 * 2 + q % 2; }, c, workspace, counters);
   }

@@ -48,27 +48,31 @@ __device__ __forceinline__ void kt_tma_slice(unsigned dst, const KtTensorMap* ma
   }
 }
 
-// The producer: iterations [begin, end) in the consumers' order, each into the next stage once
-// every reader of its previous slice has let it go.
+// The producer: the CTA's units' iterations in the consumers' order, each into the next stage
+// once every reader of its previous slice has let it go. The ring runs on across units, so a
+// persistent CTA's next tile loads while its consumers store the last one.
 __device__ __forceinline__ void kt_produce(const KtSchedule& s, const KtTensorMap* map_a, const KtTensorMap* map_b,
-                                           unsigned sa, unsigned sb, unsigned full, unsigned empty, int begin,
-                                           int end) {
+                                           unsigned sa, unsigned sb, unsigned full, unsigned empty) {
   const unsigned rank = KT_CLUSTER > 1 ? kt_cluster_rank() : 0;
   kt_tma_prefetch(map_a);
   kt_tma_prefetch(map_b);
-  KtTmaCursor cur;
-  kt_tma_seek(cur, s, begin);
   int stage = 0;
   unsigned phase = 0;
-  for (int it = begin; it < end; ++it) {
-    kt_mbar_wait(empty + stage * 8, phase ^ 1);  // round 0: the phase before the first, complete
-    const unsigned bar = full + stage * 8;
-    kt_mbar_expect_tx(bar, KT_STAGE_TX);  // both halves of a shared slice land here
-    kt_tma_slice<KT_BM, KT_CLUSTER == 2 && KT_SHARE == 1>(sa + stage * KT_A_BYTES, map_a, cur.k0, cur.a_row, bar, rank);
-    kt_tma_slice<KT_BN, KT_CLUSTER == 2 && KT_SHARE == 2>(sb + stage * KT_B_BYTES, map_b, cur.k0, cur.b_row, bar, rank);
-    if (it + 1 == cur.tile_end) kt_tma_seek(cur, s, it + 1);
-    else cur.k0 += KT_BK;
-    if (++stage == KT_STAGES) stage = 0, phase ^= 1;
+  for (int unit = blockIdx.x; unit < s.units; unit += s.grid) {
+    int begin, end;
+    kt_cta_range(s, unit, begin, end);
+    KtTmaCursor cur;
+    kt_tma_seek(cur, s, begin);
+    for (int it = begin; it < end; ++it) {
+      kt_mbar_wait(empty + stage * 8, phase ^ 1);  // round 0: the phase before the first, complete
+      const unsigned bar = full + stage * 8;
+      kt_mbar_expect_tx(bar, KT_STAGE_TX);  // both halves of a shared slice land here
+      kt_tma_slice<KT_BM, KT_CLUSTER == 2 && KT_SHARE == 1>(sa + stage * KT_A_BYTES, map_a, cur.k0, cur.a_row, bar, rank);
+      kt_tma_slice<KT_BN, KT_CLUSTER == 2 && KT_SHARE == 2>(sb + stage * KT_B_BYTES, map_b, cur.k0, cur.b_row, bar, rank);
+      if (it + 1 == cur.tile_end) kt_tma_seek(cur, s, it + 1);
+      else cur.k0 += KT_BK;
+      if (++stage == KT_STAGES) stage = 0, phase ^= 1;
+    }
   }
 }
 
@@ -108,10 +112,8 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS + 32, 1)
   // copies or arrivals reach them.
   if (KT_CLUSTER > 1) kt_cluster_sync();
   else __syncthreads();
-  int begin, end;
-  kt_cta_range(s, blockIdx.x, begin, end);
   if (threadIdx.x >= KT_THREADS) {
-    if (threadIdx.x == KT_THREADS) kt_produce(s, &map_a, &map_b, sa, sb, full, empty, begin, end);
+    if (threadIdx.x == KT_THREADS) kt_produce(s, &map_a, &map_b, sa, sb, full, empty);
     __syncwarp();
   } else {
     const int group = threadIdx.x / 128, warp = threadIdx.x / 32 % 4, lane = threadIdx.x % 32;
@@ -119,27 +121,31 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS + 32, 1)
     const unsigned rank = KT_CLUSTER > 1 ? kt_cluster_rank() : 0;
     int stage = 0, held = 0;
     unsigned phase = 0;
-    int it = begin;
-    while (it < end) {
-      const int tile = it / s.ipt, t_begin = tile * s.ipt;
-      const int seg_end = min(end, t_begin + s.ipt);
-      float acc[KT_PER_THREAD];  // per tile, outside any branch (kt_clear_accumulators)
-      kt_clear_accumulators(acc);
-      for (const int first = it; it < seg_end; ++it) {
-        kt_mbar_wait(full + stage * 8, phase);
-        kt_wgmma_slice(acc, sa + stage * KT_A_BYTES, sb + stage * KT_B_BYTES, grow, gcol);
-        asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");  // the previous slice's products are done
-        if (it != first) kt_release(empty + held * 8, rank);
-        held = stage;
-        if (++stage == KT_STAGES) stage = 0, phase ^= 1;
+    for (int unit = blockIdx.x; unit < s.units; unit += s.grid) {
+      int begin, end;
+      kt_cta_range(s, unit, begin, end);
+      int it = begin;
+      while (it < end) {
+        const int tile = it / s.ipt, t_begin = tile * s.ipt;
+        const int seg_end = min(end, t_begin + s.ipt);
+        float acc[KT_PER_THREAD];  // per tile, outside any branch (kt_clear_accumulators)
+        kt_clear_accumulators(acc);
+        for (const int first = it; it < seg_end; ++it) {
+          kt_mbar_wait(full + stage * 8, phase);
+          kt_wgmma_slice(acc, sa + stage * KT_A_BYTES, sb + stage * KT_B_BYTES, grow, gcol);
+          asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");  // the previous slice's products are done
+          if (it != first) kt_release(empty + held * 8, rank);
+          held = stage;
+          if (++stage == KT_STAGES) stage = 0, phase ^= 1;
+        }
+        asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+        kt_fence_operands(acc);
+        kt_release(empty + held * 8, rank);
+        kt_finish_tile<KT_PER_THREAD, true>(
+            s, unit, tile, t_begin, max(begin, t_begin), seg_end, acc,
+            [=](int q) { return grow + q / (KT_TN / 2) * 64 + warp * 16 + lane / 4 + q % 4 / 2 * 8; },
+            [=](int q) { return gcol + q % (KT_TN / 2) / 4 * 8 + lane % 4 * 2 + q % 2; }, c, workspace, counters);
       }
-      asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-      kt_fence_operands(acc);
-      kt_release(empty + held * 8, rank);
-      kt_finish_tile<KT_PER_THREAD>(
-          s, tile, t_begin, max(begin, t_begin), seg_end, acc,
-          [=](int q) { return grow + q / (KT_TN / 2) * 64 + warp * 16 + lane / 4 + q % 4 / 2 * 8; },
-          [=](int q) { return gcol + q % (KT_TN / 2) / 4 * 8 + lane % 4 * 2 + q % 2; }, c, workspace, counters);
     }
   }
   // A peer may still arrive on this CTA's empty barriers (or, with one CTA, nothing is pending).

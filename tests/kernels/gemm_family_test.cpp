@@ -55,20 +55,20 @@ GemmConfig config_of(GemmDecomposition d, int64_t bm, int64_t bn, int64_t bk, in
   return c;
 }
 
-// Every decomposition hands out each iteration exactly once, in order, and no CTA is idle.
-TEST(GemmSchedule, EveryDecompositionCoversTheIterationsOnceWithoutIdleCtas) {
+// Every decomposition hands out each iteration exactly once, in order, and no unit is idle.
+TEST(GemmSchedule, EveryDecompositionCoversTheIterationsOnceWithoutIdleUnits) {
   GemmShape s;
   s.m = 33;
   s.n = 47;
   s.k = 650;
   s.batch = 3;
   for (auto d : {GemmDecomposition::DataParallel, GemmDecomposition::SplitK, GemmDecomposition::StreamK,
-                 GemmDecomposition::Hybrid})
+                 GemmDecomposition::Hybrid, GemmDecomposition::Persistent})
     for (int64_t grid : {4, 12, 132, 528})
       for (int64_t split : {2, 16}) {
         const GemmSchedule g = GemmSchedule::of(s, config_of(d, 16, 16, 8, split, grid));
         int64_t next = 0;
-        for (int64_t c = 0; c < g.grid; ++c) {
+        for (int64_t c = 0; c < g.units; ++c) {
           int64_t b, e;
           g.cta_range(c, &b, &e);
           ASSERT_EQ(b, next) << static_cast<int>(d) << " grid " << grid << " cta " << c;
@@ -77,6 +77,28 @@ TEST(GemmSchedule, EveryDecompositionCoversTheIterationsOnceWithoutIdleCtas) {
         }
         EXPECT_EQ(next, g.tiles * g.ipt);
       }
+}
+
+// A persistent grid is sk_grid CTAs (no more than there are tiles) taking whole tiles in turn:
+// no partials, so no workspace.
+TEST(GemmSchedule, PersistentCtasTakeTheDataParallelTilesInTurn) {
+  GemmShape s;
+  s.m = s.n = 4096;
+  s.k = 512;
+  const GemmConfig c = config_of(GemmDecomposition::Persistent, 128, 128, 64, 1, 132);
+  const GemmSchedule g = GemmSchedule::of(s, c);
+  EXPECT_EQ(g.units, g.tiles);
+  EXPECT_EQ(g.tiles, 32 * 32);
+  EXPECT_EQ(g.grid, 132);
+  EXPECT_EQ(g.workspace_elements(c), 0.0);
+  for (int64_t u : {0, 131, 132, 1023}) {
+    int64_t b, e;
+    g.cta_range(u, &b, &e);
+    EXPECT_EQ(b, u * g.ipt);
+    EXPECT_EQ(e, (u + 1) * g.ipt);
+  }
+  s.m = s.n = 256;  // 4 tiles: 4 CTAs
+  EXPECT_EQ(GemmSchedule::of(s, c).grid, 4);
 }
 
 TEST(GemmSchedule, HybridStreamsOneToTwoTilesACtaAndTheRestDataParallel) {

@@ -31,6 +31,12 @@ inline const std::vector<std::string> kGemmTmaSquareKeys = {
     "bk=64;bm=128;bn=256;cluster=1;decomposition=stream_k;loader=cp_async;mma=wgmma;raster=4;sk_grid=132;split=1;"
     "stages=4;tm=64;tn=256",
     "bk=64;bm=128;bn=256;cluster=1;decomposition=hybrid;loader=tma;mma=wgmma;raster=4;sk_grid=132;split=1;"
+    "stages=4;tm=64;tn=256",
+    // Persistent: a CTA an SM taking the data-parallel tiles in turn, its ring running on across
+    // them (the next tile's slices load during the last one's epilogue).
+    "bk=64;bm=128;bn=256;cluster=1;decomposition=persistent;loader=tma;mma=wgmma;raster=8;sk_grid=132;split=1;"
+    "stages=4;tm=64;tn=256",
+    "bk=64;bm=128;bn=256;cluster=2;decomposition=persistent;loader=tma;mma=wgmma;raster=8;sk_grid=132;split=1;"
     "stages=4;tm=64;tn=256"};
 inline const std::vector<std::string> kGemmTmaSkinnyKeys = {
     "bk=64;bm=64;bn=64;cluster=1;decomposition=stream_k;loader=tma;mma=wgmma;raster=1;sk_grid=132;split=1;"
@@ -52,9 +58,9 @@ inline nlohmann::json gemm_tma_parameters(const char* decomposition, int64_t bm,
           {"cluster", cluster}};
 }
 
-// Every decomposition in CTAs of one; data-parallel in clusters of 2 sharing A (row-major tile
-// order, raster 1) or B (grouped order, raster 2 and 4), one and two warpgroups, boxes of 32 to
-// 128 rows.
+// Every decomposition in CTAs of one; data-parallel and persistent in clusters of 2 sharing A
+// (row-major tile order, raster 1) or B (grouped order, raster 2 and 4), one and two warpgroups,
+// boxes of 32 to 128 rows; persistent grids of fewer CTAs than tiles (each takes several).
 inline std::vector<nlohmann::json> gemm_tma_verify_parameters() {
   return {gemm_tma_parameters("data_parallel", 128, 256, 64, 256, 4, 1, 132, 1, 1),
           gemm_tma_parameters("data_parallel", 128, 128, 128, 128, 3, 1, 132, 2, 1),
@@ -65,7 +71,10 @@ inline std::vector<nlohmann::json> gemm_tma_verify_parameters() {
           gemm_tma_parameters("data_parallel", 128, 256, 64, 256, 4, 1, 132, 1, 2),
           gemm_tma_parameters("data_parallel", 128, 128, 128, 128, 3, 1, 132, 2, 2),
           gemm_tma_parameters("data_parallel", 64, 128, 64, 64, 5, 1, 132, 1, 2),
-          gemm_tma_parameters("data_parallel", 256, 128, 128, 128, 3, 1, 132, 4, 2)};
+          gemm_tma_parameters("data_parallel", 256, 128, 128, 128, 3, 1, 132, 4, 2),
+          gemm_tma_parameters("persistent", 128, 128, 64, 128, 4, 1, 8, 1, 1),
+          gemm_tma_parameters("persistent", 64, 128, 64, 64, 5, 1, 4, 2, 2),
+          gemm_tma_parameters("persistent", 128, 256, 64, 256, 4, 1, 132, 1, 2)};
 }
 
 // The shapes (m, n, k, batch; layout nt) they are verified on: square and aligned, ragged in m, n

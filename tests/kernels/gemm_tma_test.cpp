@@ -35,11 +35,17 @@ std::string refusal(const Problem& p, const nlohmann::json& parameters) {
   }
 }
 
-TEST(GemmTmaSpace, TmaFeedsWgmmaOnlyAndClustersOfTwoOnlyDataParallelGrids) {
+TEST(GemmTmaSpace, TmaFeedsWgmmaOnlyAndClustersOfTwoOnlyWholeTileGrids) {
   const Problem p = nt(4096, 4096, 4096);
   EXPECT_EQ(refusal(p, tma(1)), "");
   EXPECT_EQ(refusal(p, tma(2)), "");
   EXPECT_EQ(refusal(p, tma(2, 4)), "");
+  EXPECT_EQ(refusal(p, tma(1, 1, "persistent")), "");
+  EXPECT_EQ(refusal(p, tma(2, 8, "persistent")), "");
+  // A persistent grid needs the producer warp that runs ahead into the next tile.
+  nlohmann::json persistent_cp_async = tma(1, 1, "persistent");
+  persistent_cp_async["loader"] = "cp_async";
+  EXPECT_NE(refusal(p, persistent_cp_async).find("persistent needs tma"), std::string::npos);
   for (const char* d : {"stream_k", "hybrid"}) {
     EXPECT_EQ(refusal(p, tma(1, 1, d)), "") << d;
     EXPECT_NE(refusal(p, tma(2, 1, d)).find("cluster"), std::string::npos) << d;
@@ -97,12 +103,12 @@ TEST(GemmTmaPlan, CarriesTensorMapsOverAAndBClusterDimsAndTheProducerWarp) {
     EXPECT_EQ(s.cluster.x, 2u);
     EXPECT_EQ(s.grid.x % 2, 0u);
     EXPECT_TRUE(s.clustered());
-    // The schedule's 13 scalars, A's and B's maps, then C, the workspace and the counters.
-    ASSERT_EQ(s.args.size(), 18u);
-    ASSERT_TRUE(s.args[13].tensor_map);
+    // The schedule's 14 scalars, A's and B's maps, then C, the workspace and the counters.
+    ASSERT_EQ(s.args.size(), 19u);
     ASSERT_TRUE(s.args[14].tensor_map);
-    const TensorMapArg& a = *s.args[13].tensor_map;
-    const TensorMapArg& b = *s.args[14].tensor_map;
+    ASSERT_TRUE(s.args[15].tensor_map);
+    const TensorMapArg& a = *s.args[14].tensor_map;
+    const TensorMapArg& b = *s.args[15].tensor_map;
     EXPECT_EQ(a.buffer, "a");
     EXPECT_EQ(b.buffer, "b");
     EXPECT_EQ(a.dtype, Dtype::BF16);
@@ -114,7 +120,7 @@ TEST(GemmTmaPlan, CarriesTensorMapsOverAAndBClusterDimsAndTheProducerWarp) {
     // Each CTA of the pair loads half of the shared operand's slice.
     EXPECT_EQ(a.box, (std::vector<uint32_t>{64, raster == 1 ? 64u : 128u}));
     EXPECT_EQ(b.box, (std::vector<uint32_t>{64, raster == 1 ? 256u : 128u}));
-    EXPECT_EQ(s.args[15].buffer, "c");
+    EXPECT_EQ(s.args[16].buffer, "c");
     // Two mbarriers a stage after the 1024-aligned ring.
     EXPECT_EQ(s.shared_bytes, 4u * (128 + 256) * 128 + 1024 + 16 * 4);
     const KernelSource src = family.source(p, config);
@@ -130,7 +136,7 @@ TEST(GemmTmaPlan, CarriesTensorMapsOverAAndBClusterDimsAndTheProducerWarp) {
   EXPECT_EQ(s.block.x, 256u);
   EXPECT_FALSE(s.clustered());
   EXPECT_FALSE(s.has_tensor_maps());
-  EXPECT_EQ(s.args[13].buffer, "a");
+  EXPECT_EQ(s.args[14].buffer, "a");
   // Neither runs on the interpreter.
   EXPECT_FALSE(family.emulable(p, space.from_json(tma(2))));
 }
@@ -212,7 +218,7 @@ TEST(GemmTmaSpace, TheDeviceTestsConfigurationsAreValidOnEveryShapeTheyRunOn) {
                   static_cast<unsigned>(g.cluster))
             << what;
       }
-      EXPECT_EQ(clusters, 4);
+      EXPECT_EQ(clusters, 6);  // four data-parallel, two persistent
     }
   }
 }
