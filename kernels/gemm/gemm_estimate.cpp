@@ -9,12 +9,25 @@ namespace ktune {
 
 namespace {
 
-// L2's bytes to one SM in the time of one unit of the iteration cost (an FMA's issue time per
-// lane, about 5.7 cycles of wgmma's on the H100): 5.3 TB/s over 132 SMs at 1.75 GHz is about 23
-// bytes a cycle an SM.
-constexpr double kL2BytesPerUnit = 23.0 * 5.7;
+// L2's bytes in the time of one unit of the iteration cost (an FMA's issue time per lane, about
+// 5.7 cycles): an SM's port takes about 64 a cycle, the whole L2 serves about 43 a cycle an SM
+// when every SM reads (H100: 128 x 256 tiles at 8192^3 read 12.9 GB in 1405 us, 9.2 TB/s; 64
+// CTAs of 128 x 128 tiles at 256 x 4096 x 14336 ran at 74% of the tensor cores' rate).
+constexpr double kL2PortBytesPerUnit = 64.0 * 5.7;
+constexpr double kL2SharedBytesPerUnit = 43.0 * 5.7;
 // The H100's L2.
 constexpr double kL2Bytes = 50e6;
+// An SM's dense bf16 MACs in one unit: 989 TFLOP/s over 132 SMs at 1.755 GHz is about 2130 a
+// cycle; mma.sync reaches about two thirds of it.
+constexpr double kWgmmaMacsPerUnit = 2130.0 * 5.7;
+constexpr double kSyncMacsPerUnit = 1420.0 * 5.7;
+// Shared memory's bytes an SM reads a cycle (ldmatrix's fragments), in units.
+constexpr double kSharedBytesPerUnit = 128.0 * 5.7;
+// A cp.async ring's turn: each thread waits for its own copies of the slice, then the whole CTA
+// meets at a barrier before the next copies may go out, about 1100 cycles a slice. Fitted on
+// the 24 H100 shapes of bench/data/gemm_h100_* (the TMA ring, whose consumers wait on an
+// mbarrier the copies complete, pays none: 4096^3, 128 x 256, 248 against 303 us).
+constexpr double kRingTurnUnits = 200;
 
 // A CTA's start before its first product: launch, barrier set-up and the first slice's trip
 // from DRAM (about a microsecond). A persistent CTA pays it once for all its tiles, since its
@@ -52,8 +65,9 @@ CtaCosts costs_of(const GemmShape& s, const GemmConfig& c, const Precision& p, c
   // cluster of 2 reads the shared operand's half-slice per CTA (H100, 45594db: 8192^3 1534 us
   // in clusters of 2, raster 8, against 2088 in CTAs of one).
   const double share_a = c.shared_operand() == 1 ? 0.5 : 1.0, share_b = c.shared_operand() == 2 ? 0.5 : 1.0;
-  const double l2 = (share_a * c.bm + share_b * c.bn) * c.bk * dtype_size(p.input) * resident_ctas(s, c, p, g) /
-                    kL2BytesPerUnit;
+  const double active_sms = std::min(static_cast<double>(kGemmSms), static_cast<double>(g.grid));
+  const double sm_rate = std::min(kL2PortBytesPerUnit, kL2SharedBytesPerUnit * kGemmSms / active_sms);
+  const double l2 = (share_a * c.bm + share_b * c.bn) * c.bk * dtype_size(p.input) * resident_ctas(s, c, p, g) / sm_rate;
   const double in_flight = c.kernel == GemmKernel::Simt ? static_cast<double>(c.stages)
                            : c.kernel == GemmKernel::Wgmma && c.loader == GemmLoader::CpAsync
                                ? static_cast<double>(c.stages - 2)
@@ -79,8 +93,21 @@ CtaCosts costs_of(const GemmShape& s, const GemmConfig& c, const Precision& p, c
     // about 990 against 660 TFLOP/s of bf16). TMA leaves the consumers a wait and an arrival a
     // slice instead of the copies.
     const double fragments = static_cast<double>(c.bk / 16 * (c.tm / 16) * (c.tn / 16)) * 8;
-    issue = c.loader == GemmLoader::Tma ? 2.0 : loads / 8 * 4;
-    math = c.kernel == GemmKernel::Wgmma ? fragments / 4 / 1.5 : fragments;
+    issue = c.loader == GemmLoader::Tma ? 2.0 : loads / 8 * 4 + kRingTurnUnits;
+    // One warpgroup's wgmma already spans the SM's four tensor cores: a CTA's slice takes its
+    // MACs over the SM's rate, however many warpgroups share them (H100, 2000^3: one warpgroup
+    // of 128 x 128 and two of 64 x 128 within 3%).
+    const double macs = static_cast<double>(c.bm * c.bn * c.bk);
+    if (c.kernel == GemmKernel::Wgmma) {
+      math = macs / kWgmmaMacsPerUnit;
+    } else {
+      // mma.sync: the SM's tensor cores shared by its resident CTAs' warps, each warp reading
+      // its fragments of A and B from shared memory (small warp tiles read more a MAC).
+      const double resident = resident_ctas(s, c, p, g);
+      const double warps = static_cast<double>((c.bm / c.tm) * (c.bn / c.tn));
+      const double fragment_bytes = warps * static_cast<double>((c.tm + c.tn) * c.bk) * dtype_size(p.input);
+      math = std::max({fragments, macs * resident / kSyncMacsPerUnit, fragment_bytes * resident / kSharedBytesPerUnit});
+    }
   }
   // A slice costs the slowest of its products, its bytes from L2 and its ring's latency
   // (bench/NOTES.md, "GEMM on the H100": wgmma outruns L2 on a 128 x 256 tile).
