@@ -58,8 +58,12 @@ double resident_ctas(const GemmShape& s, const GemmConfig& c, const Precision& p
 CtaCosts costs_of(const GemmShape& s, const GemmConfig& c, const Precision& p, const GemmSchedule& g) {
   CtaCosts k;
   const double threads = static_cast<double>(c.threads());
-  k.tile_store = static_cast<double>(c.bm * c.bn) / threads;
-  k.peer = k.tile_store;
+  // A tile's store: its threads' store instructions, or its bytes through the SM's L2 port,
+  // whichever is slower; a Stream-K or split-K partial goes out and each peer's comes back at
+  // the accumulator's size (128 x 256 in f32: 128 KB, about two slices' worth).
+  const double tile = static_cast<double>(c.bm * c.bn);
+  k.tile_store = std::max(tile / threads, tile * dtype_size(p.output) / kL2PortBytesPerUnit);
+  k.peer = std::max(tile / threads, tile * dtype_size(p.accumulate) / kL2PortBytesPerUnit);
   const double loads = static_cast<double>((c.bm + c.bn) * c.bk) / threads;
   // Every kernel reads its slices from L2, whose bandwidth an SM's resident CTAs share; a
   // cluster of 2 reads the shared operand's half-slice per CTA (H100, 45594db: 8192^3 1534 us
@@ -152,14 +156,15 @@ WorkEstimate estimate_gemm(const GemmShape& s, const GemmConfig& c, const Precis
   const double in = static_cast<double>(dtype_size(p.input));
   const double waves = std::max(1.0, static_cast<double>(g.tiles) / (2.0 * kGemmSms));
   double operands = (s.a_elements() + s.b_elements()) * in * std::min(waves, static_cast<double>(g.tiles_n));
-  // Stream-K CTAs whose shares span two or more tiles run side by side at unrelated k offsets
-  // of tiles far apart in the tile order, so no two read the same slice at about the same
-  // time: where A and B outgrow L2, DRAM serves the missing fraction of every slice. On an H100
-  // at 45594db (128 x 256, 132 CTAs of 15.5 tiles at 8192^3): Stream-K 2663 us with cp.async and
-  // 3835 with TMA against data-parallel's 2147 and 2088 (this term: about 10 GB, 3.1 ms); at
-  // 4096^3 (3.9 tiles a CTA, A and B 64 MB) 287 against 244. The hybrid's Stream-K CTAs take
-  // less than two tiles each (8192^3: 1835 us).
-  if (g.sk_ctas > 0 && g.sk_share >= 2 * g.ipt) {
+  // Stream-K CTAs run side by side at unrelated k offsets (of tiles far apart in the tile
+  // order where a share spans several, of one tile's k-ranges where it spans less), so no two
+  // read the same slice at about the same time: where A and B outgrow L2, DRAM serves the
+  // missing fraction of every Stream-K'd slice. On an H100 at 45594db (128 x 256, 132 CTAs of
+  // 15.5 tiles at 8192^3): Stream-K 2663 us with cp.async and 3835 with TMA against
+  // data-parallel's 2147 and 2088 (this term: about 10 GB, 3.1 ms); at 4096^3 (3.9 tiles a CTA,
+  // A and B 64 MB) 287 against 244; at 2048 x 2048 x 16384 (A and B 134 MB, 3.3 CTAs a tile)
+  // 358-476 against 178 (7bf3aa6). The hybrid streams only its last waves' tiles (8192^3: 1835).
+  if (g.sk_ctas > 0) {
     const double footprint = (s.a_elements() + s.b_elements()) * in;
     const double missed = std::max(0.0, 1.0 - kL2Bytes / footprint);
     const double streamed = static_cast<double>(g.sk_tiles * g.ipt) * static_cast<double>((c.bm + c.bn) * c.bk) * in;
