@@ -6,7 +6,7 @@
 // configurations that ran ("ok"), whether the measured best is in the predicted top 5,
 // geomean |predicted - measured| / measured, and the host time per candidate.
 //
-// usage: emulator_accuracy [--truth FILE] [--family NAME] [--matrices DIR] [--only NAME] [--small]
+// usage: emulator_accuracy [--truth FILE|DIR] [--family NAME] [--matrices DIR] [--only NAME] [--small]
 //                          [--dtype f32|f64|both] [--samples HEAVIEST,RANDOM] [--clock-ghz GHZ]
 //                          [--calibration FILE] [--json FILE] [--md FILE] [--predictions-out FILE]
 //                          [--explain] [--first-model]
@@ -421,11 +421,35 @@ std::string commit_of() {
 
 }  // namespace
 
+// The ground truth: one file, or every .json file of a directory (a dense family's shapes, one
+// file each), their workloads together under the first one's meta.
+json read_truth(const std::string& path) {
+  std::vector<std::string> files;
+  if (fs::is_directory(path)) {
+    for (const fs::directory_entry& e : fs::directory_iterator(path))
+      if (e.path().extension() == ".json") files.push_back(e.path().string());
+    std::sort(files.begin(), files.end());
+    if (files.empty()) throw std::runtime_error("no .json ground truth under " + path);
+  } else {
+    files = {path};
+  }
+  json truth;
+  for (const std::string& f : files) {
+    std::ifstream file(f);
+    if (!file) throw std::runtime_error("cannot read " + f + " (--truth FILE|DIR; run from the repository root)");
+    json part = json::parse(file);
+    if (truth.is_null()) {
+      truth = std::move(part);
+    } else {
+      for (json& w : part["workloads"]) truth["workloads"].push_back(std::move(w));
+    }
+  }
+  return truth;
+}
+
 int main(int argc, char** argv) try {
   const Options o = parse(argc, argv);
-  std::ifstream truth_file(o.truth);
-  if (!truth_file) throw std::runtime_error("cannot read " + o.truth + " (--truth FILE; run from the repository root)");
-  const json truth = json::parse(truth_file);
+  const json truth = read_truth(o.truth);
   GpuSpec gpu = measured_device(truth["meta"]["device"]);
   std::string clock_source = "device max clock from the truth's meta";
   if (!o.calibration.empty()) {
