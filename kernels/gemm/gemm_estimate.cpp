@@ -69,9 +69,10 @@ CtaCosts costs_of(const GemmShape& s, const GemmConfig& c, const Precision& p, c
   // cluster of 2 reads the shared operand's half-slice per CTA (H100, 45594db: 8192^3 1534 us
   // in clusters of 2, raster 8, against 2088 in CTAs of one).
   const double share_a = c.shared_operand() == 1 ? 0.5 : 1.0, share_b = c.shared_operand() == 2 ? 0.5 : 1.0;
+  const double resident = resident_ctas(s, c, p, g);
   const double active_sms = std::min(static_cast<double>(kGemmSms), static_cast<double>(g.grid));
   const double sm_rate = std::min(kL2PortBytesPerUnit, kL2SharedBytesPerUnit * kGemmSms / active_sms);
-  const double l2 = (share_a * c.bm + share_b * c.bn) * c.bk * dtype_size(p.input) * resident_ctas(s, c, p, g) / sm_rate;
+  const double l2 = (share_a * c.bm + share_b * c.bn) * c.bk * dtype_size(p.input) * resident / sm_rate;
   const double in_flight = c.kernel == GemmKernel::Simt ? static_cast<double>(c.stages)
                            : c.kernel == GemmKernel::Wgmma && c.loader == GemmLoader::CpAsync
                                ? static_cast<double>(c.stages - 2)
@@ -107,7 +108,6 @@ CtaCosts costs_of(const GemmShape& s, const GemmConfig& c, const Precision& p, c
     } else {
       // mma.sync: the SM's tensor cores shared by its resident CTAs' warps, each warp reading
       // its fragments of A and B from shared memory (small warp tiles read more a MAC).
-      const double resident = resident_ctas(s, c, p, g);
       const double warps = static_cast<double>((c.bm / c.tm) * (c.bn / c.tn));
       const double fragment_bytes = warps * static_cast<double>((c.tm + c.tn) * c.bk) * dtype_size(p.input);
       math = std::max({fragments, macs * resident / kSyncMacsPerUnit, fragment_bytes * resident / kSharedBytesPerUnit});
