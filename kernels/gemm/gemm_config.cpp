@@ -9,8 +9,8 @@ namespace ktune {
 namespace {
 
 const std::vector<std::string> kDecompositions = {"data_parallel", "split_k", "stream_k", "hybrid", "persistent"};
-// The instruction computing the products: FMA for f32; FMA or DMMA (a warp's m8n8k4 mma.sync)
-// for f64; for 16-bit inputs mma.sync (a warp's m16n8k16) or wgmma (a warpgroup's m64nNk16,
+// The instruction computing the products: FMA for f32; FMA or DMMA (a warp's m16n8k16 or
+// m16n8k8 mma.sync, sm_90) for f64; for 16-bit inputs mma.sync (a warp's m16n8k16) or wgmma (a warpgroup's m64nNk16,
 // sm_90a only).
 const std::vector<std::string> kF32Mma = {"fma"};
 const std::vector<std::string> kF64Mma = {"fma", "dmma"};
@@ -28,12 +28,13 @@ constexpr int64_t kDynamicSharedBytes = 232448;
 // (tests/kernels/gemm_compile_test.cpp). The SIMT kernel prefetches its next slice into
 // registers; the tensor kernel's slices go to shared memory by cp.async, so it holds only its
 // accumulators and one k-step's fragments, and one CTA an SM leaves it 255 registers; wgmma
-// reads both operands from shared memory and holds only the accumulators. DMMA's 64 doubles of
-// accumulators a thread with their fragments spilled in one layout (tt): it stops at 128.
+// reads both operands from shared memory and holds only the accumulators. DMMA holds a step's
+// A fragments and one B fragment at a time: a 32 x 64 warp tile (168) compiles in every layout,
+// 64 x 32 at m16n8k16 (200) spills where k runs along A's rows.
 constexpr int64_t kMaxSimtDataRegisters = 80;
 constexpr int64_t kMaxTensorDataRegisters = 160;
 constexpr int64_t kMaxWgmmaDataRegisters = 128;
-constexpr int64_t kMaxDmmaDataRegisters = 128;
+constexpr int64_t kMaxDmmaDataRegisters = 176;
 // The partial tiles' workspace a configuration may ask for.
 constexpr double kMaxWorkspaceBytes = 1024.0 * 1024 * 1024;
 
@@ -76,8 +77,10 @@ int64_t GemmConfig::shared_bytes(const GemmShape& s, const Precision& p) const {
   // TMA: a full and an empty mbarrier a stage after the ring.
   if (kernel == GemmKernel::Wgmma) return stages * (bm + bn) * 128 + 1024 + (loader == GemmLoader::Tma ? 16 * stages : 0);
   // Each operand's slice as it lies in memory, its rows padded: by 8 elements (gemm_tensor.cu),
-  // or for DMMA by 4 doubles where k runs along the row and 8 where m or n does (gemm_dmma.cu).
-  const int64_t pad_k = kernel == GemmKernel::Dmma ? 4 : 8, pad_mn = 8;
+  // or for DMMA to 8 (mod 16) doubles where k runs along the row and by 2 where m or n does
+  // (gemm_dmma.cu).
+  const bool dmma = kernel == GemmKernel::Dmma;
+  const int64_t pad_k = dmma ? 8 - bk % 16 : 8, pad_mn = dmma ? 2 : 8;
   const int64_t a_slice = s.a_transposed ? bk * (bm + pad_mn) : bm * (bk + pad_k);
   const int64_t b_slice = s.b_transposed ? bn * (bk + pad_k) : bk * (bn + pad_mn);
   return stages * (a_slice + b_slice) * in;
@@ -90,7 +93,10 @@ int64_t GemmConfig::data_registers(const Precision& p) const {
   // (ptxas holds a whole k-step's B: a 32 x 128 warp tile of 128 accumulators spills in tn).
   if (kernel == GemmKernel::Tensor) return accumulators_per_thread() + tm / 16 * 4 + tn / 8 * 2;
   if (kernel == GemmKernel::Wgmma) return accumulators_per_thread();  // operands stay in shared memory
-  if (kernel == GemmKernel::Dmma) return 2 * (accumulators_per_thread() + tm / 8 + tn / 8);  // doubles
+  if (kernel == GemmKernel::Dmma) {  // doubles: one m16n8kDK step's A fragments and one of B's
+    const int64_t dk = dmma_k();
+    return 2 * (accumulators_per_thread() + tm / 16 * dk / 2 + dk / 4);
+  }
   const int64_t loads = (bm + bn) * bk / threads();
   const int64_t acc_words = static_cast<int64_t>(dtype_size(p.accumulate)) / 4;
   const int64_t in_words = static_cast<int64_t>(dtype_size(p.input)) / 4;
@@ -108,7 +114,7 @@ ParameterSpace gemm_space(const GemmShape& shape, const Precision& p) {
       Parameter::power_of_two("bn", tensor ? 32 : 16, tensor ? 256 : 128),
       Parameter::power_of_two("bk", tensor ? 16 : 8, tensor ? 64 : 32),
       // Simt: the thread's micro-tile (at most 8 x 8); sync, dmma: the warp's tile (m16n8k16
-      // fragments with B by pairs; 8x8 blocks); wgmma: the warpgroup's (m64 blocks of n = tn).
+      // fragments with B by pairs; dmma: 16x8 blocks); wgmma: the warpgroup's (m64 blocks of n = tn).
       Parameter::power_of_two("tm", tensor ? 16 : 1, tensor ? 128 : f64 ? 64 : 8),
       Parameter::power_of_two("tn", tensor ? 16 : 1, tensor ? 256 : f64 ? 64 : 8),
       // Simt: 1 loads then computes, 2 prefetches the next slice into registers; on tensor
@@ -145,12 +151,12 @@ ParameterSpace gemm_space(const GemmShape& shape, const Precision& p) {
          if (g.decomposition == GemmDecomposition::Persistent && g.loader != GemmLoader::Tma) return false;
          return g.cluster == 1 || (g.loader == GemmLoader::Tma && whole_tiles);
        }},
-      {"simt: micro-tiles of at most 8 x 8 and 1 or 2 stages; dmma: warp tiles of 8 x 8 blocks and a ring of 2 "
+      {"simt: micro-tiles of at most 8 x 8 and 1 or 2 stages; dmma: warp tiles of 16 x 8 blocks and a ring of 2 "
        "or more stages",
        [config](const Config& c) {
          const GemmConfig g = config(c);
          if (g.kernel == GemmKernel::Simt) return g.tm <= 8 && g.tn <= 8 && g.stages <= 2;
-         if (g.kernel == GemmKernel::Dmma) return g.tm >= 8 && g.tn >= 8 && g.stages >= 2;
+         if (g.kernel == GemmKernel::Dmma) return g.tm >= 16 && g.tn >= 8 && g.stages >= 2;
          return true;
        }},
       {"the micro-tile divides the block tile",

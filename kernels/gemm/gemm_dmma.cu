@@ -1,22 +1,27 @@
-// Tensor-core GEMM for f64 (DMMA): a BM x BN tile per CTA, a TM x TN tile per warp of
-// m8n8k4 mma.sync, k-slices streamed through a KT_STAGES-deep ring of shared memory filled by
-// cp.async in 16-byte chunks (two doubles), each operand's slice kept as it lies in memory.
-// DMMA has no ldmatrix: a lane reads its one element of A and of B per 8x8x4 step straight
-// from shared memory. Rows are padded so that a warp's 32 doubles take the two wavefronts
-// they must: 4 elements where k runs along the row (8 rows of 4 doubles, 32 words apart
-// modulo 32 banks), 8 where m or n does (4 rows of 8). Shapes whose contiguous extents are
-// odd (KT_ALIGNED 0) copy element by element, synchronously. Extra parameters (-D): KT_TM,
-// KT_TN, KT_STAGES, KT_ALIGNED.
+// Tensor-core GEMM for f64 (DMMA): a BM x BN tile per CTA, a TM x TN tile per warp of sm_90's
+// m16n8kDK mma.sync (DK 16, or 8 where a k-slice is 8 deep: m8n8k4, sm_80's DMMA, reaches
+// TODO of the rate on an H100, bench/NOTES.md "f64 on the tensor cores"), k-slices streamed
+// through a KT_STAGES-deep ring of shared memory filled by cp.async in 16-byte chunks (two
+// doubles), each operand's slice kept as it lies in memory. DMMA has no ldmatrix: a lane reads
+// its fragments straight from shared memory. The k positions an instruction sums over may be
+// relabelled alike in A and B, so a lane's k slot t + 4v reads k 8(v / 2) + 2t + v % 2: where k
+// runs along a row, each pair of its slots is one 16-byte load, and rows padded to 8 (mod 16)
+// doubles keep a quarter-warp's two rows in the two halves of the banks; where m or n runs
+// along the row, a half-warp's 4 x 4 scalar loads of k rows 2t take four bank groups with rows
+// of 2 (mod 8) doubles. Shapes whose contiguous extents are odd (KT_ALIGNED 0) copy element by
+// element, synchronously. Extra parameters (-D): KT_TM, KT_TN, KT_STAGES, KT_ALIGNED.
+#define KT_DK (KT_BK >= 16 ? 16 : 8)
 #define KT_WARPS_N (KT_BN / KT_TN)
-#define KT_MT (KT_TM / 8)
+#define KT_MT (KT_TM / 16)
 #define KT_NT (KT_TN / 8)
-#define KT_PER_THREAD (KT_MT * KT_NT * 2)
+#define KT_PER_THREAD (KT_MT * KT_NT * 4)
 #define KT_A_ROWS (KT_A_T ? KT_BK : KT_BM)
 #define KT_A_COLS (KT_A_T ? KT_BM : KT_BK)
 #define KT_B_ROWS (KT_B_T ? KT_BN : KT_BK)
 #define KT_B_COLS (KT_B_T ? KT_BK : KT_BN)
-#define KT_A_LD (KT_A_COLS + (KT_A_T ? 8 : 4))
-#define KT_B_LD (KT_B_COLS + (KT_B_T ? 4 : 8))
+#define KT_K_LD (KT_BK + 8 - KT_BK % 16)
+#define KT_A_LD (KT_A_T ? KT_BM + 2 : KT_K_LD)
+#define KT_B_LD (KT_B_T ? KT_K_LD : KT_BN + 2)
 #define KT_A_STAGE (KT_A_ROWS * KT_A_LD)
 #define KT_B_STAGE (KT_B_ROWS * KT_B_LD)
 
@@ -51,33 +56,64 @@ __device__ __forceinline__ void kt_load_stage(double* sa, double* sb, const doub
   else kt_copy_slice<KT_BK, KT_BN, KT_B_LD>(sb, b, s.n, k0, col0, s.k, s.n);
 }
 
-// acc holds the warp's 8x8 accumulators, block (i, j) at (i * KT_NT + j) * 2: a lane's row
-// lane / 4, columns 2 (lane % 4) + 0/1.
+// The lane's k slots t + 4v and t + 4(v + 1) (v even) of one m16n8kDK step at kk, read as the
+// pair of one operand's row `line` (m or n) from a slice of leading dimension LD: one 16-byte
+// load where k runs along the rows (K_MAJOR), two scalar ones otherwise.
+template <bool K_MAJOR, int LD>
+__device__ __forceinline__ void kt_pair(const double* slice, int line, int kk, int t, int v, double& x, double& y) {
+  const int k = kk + 8 * (v / 2) + 2 * t;
+  if (K_MAJOR) {
+    const double2 p = *reinterpret_cast<const double2*>(slice + line * LD + k);
+    x = p.x;
+    y = p.y;
+  } else {
+    x = slice[k * LD + line];
+    y = slice[(k + 1) * LD + line];
+  }
+}
+
+template <int SHAPE_K>
+__device__ __forceinline__ void kt_dmma(double* d, const double* a, const double* b);
+template <>
+__device__ __forceinline__ void kt_dmma<8>(double* d, const double* a, const double* b) {
+  asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+               : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+               : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
+}
+template <>
+__device__ __forceinline__ void kt_dmma<16>(double* d, const double* a, const double* b) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7,%8,%9,%10,%11}, "
+      "{%12,%13,%14,%15}, {%0,%1,%2,%3};"
+      : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+      : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]), "d"(b[0]),
+        "d"(b[1]), "d"(b[2]), "d"(b[3]));
+}
+
+// acc holds the warp's 16x8 blocks, block (i, j) at (i * KT_NT + j) * 4: a lane's rows g and
+// g + 8 (g = lane / 4), columns 2 (lane % 4) + 0/1. A's fragment r holds row g + 8 (r % 2) at
+// slot t + 4 (r / 2), B's fragment v column g at slot t + 4v.
 __device__ __forceinline__ void kt_compute(const double* sa, const double* sb, double (&acc)[KT_PER_THREAD], int wrow,
                                            int wcol, int lane) {
   const int g = lane / 4, t = lane % 4;
 #pragma unroll
-  for (int kk = 0; kk < KT_BK; kk += 4) {
-    double fa[KT_MT], fb[KT_NT];
-#pragma unroll
-    for (int i = 0; i < KT_MT; ++i) {  // A(row g, k t) of block i
-      const int row = wrow + i * 8 + g, k = kk + t;
-      fa[i] = KT_A_T ? sa[k * KT_A_LD + row] : sa[row * KT_A_LD + k];
-    }
-#pragma unroll
-    for (int j = 0; j < KT_NT; ++j) {  // B(k t, column g) of block j
-      const int col = wcol + j * 8 + g, k = kk + t;
-      fb[j] = KT_B_T ? sb[col * KT_B_LD + k] : sb[k * KT_B_LD + col];
-    }
+  for (int kk = 0; kk < KT_BK; kk += KT_DK) {
+    double fa[KT_MT][KT_DK / 2];
 #pragma unroll
     for (int i = 0; i < KT_MT; ++i)
 #pragma unroll
-      for (int j = 0; j < KT_NT; ++j) {
-        double* d = acc + (i * KT_NT + j) * 2;
-        asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
-                     : "+d"(d[0]), "+d"(d[1])
-                     : "d"(fa[i]), "d"(fb[j]));
-      }
+      for (int h = 0; h < 2; ++h)
+#pragma unroll
+        for (int v = 0; v < KT_DK / 4; v += 2)
+          kt_pair<!KT_A_T, KT_A_LD>(sa, wrow + i * 16 + g + 8 * h, kk, t, v, fa[i][2 * v + h], fa[i][2 * v + 2 + h]);
+#pragma unroll
+    for (int j = 0; j < KT_NT; ++j) {
+      double fb[KT_DK / 4];
+#pragma unroll
+      for (int v = 0; v < KT_DK / 4; v += 2) kt_pair<KT_B_T, KT_B_LD>(sb, wcol + j * 8 + g, kk, t, v, fb[v], fb[v + 1]);
+#pragma unroll
+      for (int i = 0; i < KT_MT; ++i) kt_dmma<KT_DK>(acc + (i * KT_NT + j) * 4, fa[i], fb);
+    }
   }
 }
 
@@ -128,8 +164,8 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, 1)
     kt_cp_async_wait<0>();
     kt_finish_tile<KT_PER_THREAD, true>(
         s, blockIdx.x, tile, t_begin, it, seg_end, acc,
-        [=](int q) { return wrow + q / (KT_NT * 2) * 8 + lane / 4; },
-        [=](int q) { return wcol + q / 2 % KT_NT * 8 + lane % 4 * 2 + q % 2; }, c, workspace, counters);
+        [=](int q) { return wrow + q / (KT_NT * 4) * 16 + q % 4 / 2 * 8 + lane / 4; },
+        [=](int q) { return wcol + q / 4 % KT_NT * 8 + lane % 4 * 2 + q % 2; }, c, workspace, counters);
     it = seg_end;
   }
 }

@@ -21,6 +21,9 @@ constexpr double kL2Bytes = 50e6;
 // cycle; mma.sync reaches about two thirds of it.
 constexpr double kWgmmaMacsPerUnit = 2130.0 * 5.7;
 constexpr double kSyncMacsPerUnit = 1420.0 * 5.7;
+// An SM's f64 MACs in one unit through m16n8k16 DMMA: 67 TFLOP/s over 132 SMs at 1.755 GHz is
+// about 145 a cycle.
+constexpr double kDmmaMacsPerUnit = 145.0 * 5.7;
 // Shared memory's bytes an SM reads a cycle (ldmatrix's fragments), in units.
 constexpr double kSharedBytesPerUnit = 128.0 * 5.7;
 // A cp.async ring's turn: each thread waits for its own copies of the slice, then the whole CTA
@@ -85,12 +88,14 @@ CtaCosts costs_of(const GemmShape& s, const GemmConfig& c, const Precision& p, c
     issue = 2 * loads;
     math = static_cast<double>(c.bk) * (c.tm + c.tn + fma * c.tm * c.tn);
   } else if (c.kernel == GemmKernel::Dmma) {
-    // Two doubles a copy; per 8x8x4 step a lane reads one element of each block of A and B
-    // and a warp's DMMA does 256 FMAs, about twice the f64 FMA pipe's rate (an issue time of
-    // 4 FMAs per lane).
-    const double steps = static_cast<double>(c.bk / 4);
+    // Two doubles a copy; each warp reads its fragments of A and B from shared memory, and the
+    // SM's f64 tensor cores, one a scheduler, serve the resident CTAs' warps.
     issue = loads / 2 * 4;
-    math = steps * ((c.tm + c.tn) / 8.0 + (c.tm / 8) * (c.tn / 8) * 4.0);
+    const double warps = static_cast<double>((c.bm / c.tm) * (c.bn / c.tn));
+    const double cores = std::min(1.0, warps * resident / 4);
+    const double macs = static_cast<double>(c.bm * c.bn * c.bk);
+    const double fragment_bytes = warps * static_cast<double>((c.tm + c.tn) * c.bk) * dtype_size(p.input);
+    math = std::max(macs * resident / (kDmmaMacsPerUnit * cores), fragment_bytes * resident / kSharedBytesPerUnit);
   } else {
     // Operands arrive by cp.async, 8 elements a copy and its address arithmetic. A warp's
     // 16x16x16 mma does 4096 MACs in about the issue time of 8 FMAs per lane; a warpgroup's

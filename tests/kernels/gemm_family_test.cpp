@@ -285,7 +285,7 @@ TEST(GemmSpace, WgmmaOnlyWhereBothOperandsAreKMajorWithAlignedRows) {
   EXPECT_NE(refusal(space_of("nt", 256), wide).find("registers"), std::string::npos);
 }
 
-TEST(GemmSpace, DmmaIsAnF64InstructionOnWarpTilesOfEightByEightBlocks) {
+TEST(GemmSpace, DmmaIsAnF64InstructionOnWarpTilesOfSixteenByEightBlocks) {
   const GemmFamily gemm;
   const Problem f64 = make_problem(gemm, {{"m", 256}, {"n", 256}, {"k", 256}}, Precision::uniform(Dtype::F64));
   const Problem f32 = make_problem(gemm, {{"m", 256}, {"n", 256}, {"k", 256}}, Precision::uniform(Dtype::F32));
@@ -296,10 +296,10 @@ TEST(GemmSpace, DmmaIsAnF64InstructionOnWarpTilesOfEightByEightBlocks) {
   ASSERT_EQ(refusal(s, dmma), "");
   EXPECT_EQ(GemmConfig::from(s.from_json(dmma), f64.precision).kernel, GemmKernel::Dmma);
   EXPECT_NE(refusal(gemm.space(f32), dmma), "");  // f32 has FMA only
-  dmma["tm"] = 4;  // half an 8 x 8 block
+  dmma["tm"] = 8;  // half a 16 x 8 block
   dmma["bm"] = 16;
   dmma["tn"] = 16;
-  EXPECT_NE(refusal(s, dmma).find("warp tiles of 8 x 8 blocks"), std::string::npos) << refusal(s, dmma);
+  EXPECT_NE(refusal(s, dmma).find("warp tiles of 16 x 8 blocks"), std::string::npos) << refusal(s, dmma);
 }
 
 }  // namespace
