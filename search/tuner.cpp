@@ -28,12 +28,18 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
 
 // The most configurations the first cost model ranks at the start of a tune.
 constexpr size_t kFirstModelCandidates = 4096;
-// What one walk may emulate, in configurations x the workload's nonzeros: preparing and emulating
-// a configuration of a matrix of 21 M nonzeros takes seconds, and unbounded walks there ran three
-// minutes before the first measurement. Counted rather than timed, so that a tune walks the same
-// way on any host; a walk over a million nonzeros is not held back.
+// What one walk may emulate, in configurations x the workload's nonzeros (a dense problem's
+// multiply-adds): preparing and emulating a configuration of a matrix of 21 M nonzeros takes
+// seconds, and unbounded walks there ran three minutes before the first measurement (an f64 GEMM
+// of 1000^3, counted as no nonzeros, more than a minute). Counted rather than timed, so that a
+// tune walks the same way on any host; a walk over a million nonzeros is not held back.
 constexpr double kWalkNonzeroBudget = double(1 << 28);
 constexpr size_t kMinWalkEmulations = 8;
+
+double walk_size(const Workload& w, const TuneRequest& r) {
+  if (w.kind == WorkloadKind::Dense) return r.family->flops(w, r.problem) / 2;
+  return static_cast<double>(w.matrix.nnz());
+}
 
 // Before compiling, the model assumes a typical register count; compiled candidates get theirs.
 ResourceUsage assumed_usage() {
@@ -221,7 +227,7 @@ std::optional<Config> Tuner::walk(const Workload& w, const TuneRequest& r, const
     oracles.push_back(std::make_unique<EmulatorOracle>(*r.family, w, r.problem, gpu, compiler_for(r), *firsts.back(), ctx_.log));
     oracles.back()->share_inputs(shared);
     oracles.back()->set_emulation_budget(std::max(
-        kMinWalkEmulations, static_cast<size_t>(kWalkNonzeroBudget / std::max<double>(1, static_cast<double>(w.matrix.nnz())))));
+        kMinWalkEmulations, static_cast<size_t>(kWalkNonzeroBudget / std::max(1.0, walk_size(w, r)))));
   }
   into.share_inputs(shared);
   // One start emulated first: when its program is too large, so are the others' (they follow

@@ -71,6 +71,10 @@ int measure(const char* name, double macs_per_instruction, int sms, double* out)
       CHECK(cudaEventCreate(&stop));
       CHECK(cudaEventRecord(start));
       rate<SHAPE><<<sms, warps * 32>>>(out, 1e-9);
+      if (cudaGetLastError() != cudaSuccess) {  // too many registers for this many threads
+        printf("%-9s warps/SM %2d: does not launch\n", name, warps);
+        return 0;
+      }
       CHECK(cudaEventRecord(stop));
       CHECK(cudaEventSynchronize(stop));
       float ms = 0;

@@ -235,6 +235,67 @@ __device__ __forceinline__ void kt_cp_async16(KT_IN* dst, const KT_IN* src, bool
   kt_cp_async16((unsigned)__cvta_generic_to_shared(dst), src, valid);
 }
 __device__ __forceinline__ void kt_cp_async_commit() { asm volatile("cp.async.commit_group;"); }
+
+// ROWS x COLS of an operand stored with leading dimension `ld`, from (r0, c0), valid inside
+// rows_total x cols_total (zeros outside), into `dst` with leading dimension LD: the
+// tensor-core kernels' stage of a ring. 16-byte chunks by cp.async, neighbouring threads on
+// neighbouring chunks of a row. Where the CTA's threads span whole rows, a thread's chunks lie
+// in one column, a fixed count of rows apart: one address and one bound a slice, the rest by
+// increments (a 64-bit multiply and two bounds a chunk made 21 instructions a DMMA: H100
+// profile of cbcb423). Contiguous extents that are not a chunk's multiple (KT_ALIGNED 0) are
+// copied element by element, synchronously.
+template <int ROWS, int COLS, int LD>
+__device__ __forceinline__ void kt_copy_slice(KT_IN* dst, const KT_IN* src, int ld, int r0, int c0, int rows_total,
+                                              int cols_total) {
+  constexpr int kElements = 16 / sizeof(KT_IN), kPerRow = COLS / kElements, kChunks = ROWS * kPerRow;
+#if KT_ALIGNED
+  constexpr bool kInColumns = KT_THREADS % kPerRow == 0 && kChunks % KT_THREADS == 0;
+#else
+  constexpr bool kInColumns = false;
+#endif
+  if (kInColumns) {
+    constexpr int kStep = KT_THREADS / kPerRow;  // rows between a thread's chunks
+    const int r = threadIdx.x / kPerRow, c = threadIdx.x % kPerRow * kElements;
+    const KT_IN* from = src + (long long)(r0 + r) * ld + (c0 + c);
+    const long long step = (long long)kStep * ld;
+    const bool inside = c0 + c < cols_total;
+    const int rows_left = rows_total - r0 - r;
+#pragma unroll
+    for (int i = 0; i < kChunks / KT_THREADS; ++i, from += step) {
+      const bool valid = inside && i * kStep < rows_left;
+      kt_cp_async16(dst + (r + i * kStep) * LD + c, valid ? from : src, valid);
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < (kChunks + KT_THREADS - 1) / KT_THREADS; ++i) {
+      const int chunk = i * KT_THREADS + threadIdx.x;
+      if (kChunks % KT_THREADS != 0 && chunk >= kChunks) break;
+      const int r = chunk / kPerRow, c = chunk % kPerRow * kElements;
+      const int row = r0 + r, col = c0 + c;
+      KT_IN* to = dst + r * LD + c;
+#if KT_ALIGNED
+      const bool valid = row < rows_total && col < cols_total;
+      kt_cp_async16(to, valid ? src + (long long)row * ld + col : src, valid);
+#else
+#pragma unroll
+      for (int j = 0; j < kElements; ++j)
+        to[j] = row < rows_total && col + j < cols_total ? src[(long long)row * ld + col + j] : (KT_IN)0;
+#endif
+    }
+  }
+}
+
+// The k-slice at k0 of the tile at (row0, col0) into one stage of the ring: A's slice as
+// [BK][A_LD] where stored transposed (m contiguous), else [BM][A_LD]; B's as [BN][B_LD] where
+// transposed (k contiguous), else [BK][B_LD] (the kernel pads the rows).
+template <int A_LD, int B_LD>
+__device__ __forceinline__ void kt_load_stage(KT_IN* sa, KT_IN* sb, const KT_IN* a, const KT_IN* b, const KtSchedule& s,
+                                              int row0, int col0, int k0) {
+  if (KT_A_T) kt_copy_slice<KT_BK, KT_BM, A_LD>(sa, a, s.m, k0, row0, s.k, s.m);
+  else kt_copy_slice<KT_BM, KT_BK, A_LD>(sa, a, s.k, row0, k0, s.m, s.k);
+  if (KT_B_T) kt_copy_slice<KT_BN, KT_BK, B_LD>(sb, b, s.k, col0, k0, s.n, s.k);
+  else kt_copy_slice<KT_BK, KT_BN, B_LD>(sb, b, s.n, k0, col0, s.k, s.n);
+}
 // Waits until at most N of this thread's committed groups are still in flight.
 template <int N>
 __device__ __forceinline__ void kt_cp_async_wait() {

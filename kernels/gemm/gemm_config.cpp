@@ -29,8 +29,8 @@ constexpr int64_t kDynamicSharedBytes = 232448;
 // registers; the tensor kernel's slices go to shared memory by cp.async, so it holds only its
 // accumulators and one k-step's fragments, and one CTA an SM leaves it 255 registers; wgmma
 // reads both operands from shared memory and holds only the accumulators. DMMA holds a step's
-// A fragments and one B fragment at a time: a 32 x 64 warp tile (168) compiles in every layout,
-// 64 x 32 at m16n8k16 (200) spills where k runs along A's rows.
+// A fragments and one B fragment at a time: a 32 x 64 warp tile (168) compiles in every layout;
+// 64 rows spill beside 32 columns (164 at m16n8k8 in layout nn), so its tiles stop at 32 rows.
 constexpr int64_t kMaxSimtDataRegisters = 80;
 constexpr int64_t kMaxTensorDataRegisters = 160;
 constexpr int64_t kMaxWgmmaDataRegisters = 128;
@@ -151,12 +151,12 @@ ParameterSpace gemm_space(const GemmShape& shape, const Precision& p) {
          if (g.decomposition == GemmDecomposition::Persistent && g.loader != GemmLoader::Tma) return false;
          return g.cluster == 1 || (g.loader == GemmLoader::Tma && whole_tiles);
        }},
-      {"simt: micro-tiles of at most 8 x 8 and 1 or 2 stages; dmma: warp tiles of 16 x 8 blocks and a ring of 2 "
-       "or more stages",
+      {"simt: micro-tiles of at most 8 x 8 and 1 or 2 stages; dmma: warp tiles of 16 x 8 blocks, one or two blocks "
+       "tall, and a ring of 2 or more stages",
        [config](const Config& c) {
          const GemmConfig g = config(c);
          if (g.kernel == GemmKernel::Simt) return g.tm <= 8 && g.tn <= 8 && g.stages <= 2;
-         if (g.kernel == GemmKernel::Dmma) return g.tm >= 16 && g.tn >= 8 && g.stages >= 2;
+         if (g.kernel == GemmKernel::Dmma) return (g.tm == 16 || g.tm == 32) && g.tn >= 8 && g.stages >= 2;
          return true;
        }},
       {"the micro-tile divides the block tile",

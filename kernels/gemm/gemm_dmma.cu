@@ -1,6 +1,6 @@
 // Tensor-core GEMM for f64 (DMMA): a BM x BN tile per CTA, a TM x TN tile per warp of sm_90's
-// m16n8kDK mma.sync (DK 16, or 8 where a k-slice is 8 deep: m8n8k4, sm_80's DMMA, reaches
-// TODO of the rate on an H100, bench/NOTES.md "f64 on the tensor cores"), k-slices streamed
+// m16n8kDK mma.sync (DK 16, or 8 where a k-slice is 8 deep: sm_80's m8n8k4 reaches half their
+// rate on an H100, 33 against 66 TFLOP/s, bench/experiments/dmma_rate.cu), k-slices streamed
 // through a KT_STAGES-deep ring of shared memory filled by cp.async in 16-byte chunks (two
 // doubles), each operand's slice kept as it lies in memory. DMMA has no ldmatrix: a lane reads
 // its fragments straight from shared memory. The k positions an instruction sums over may be
@@ -8,8 +8,7 @@
 // runs along a row, each pair of its slots is one 16-byte load, and rows padded to 8 (mod 16)
 // doubles keep a quarter-warp's two rows in the two halves of the banks; where m or n runs
 // along the row, a half-warp's 4 x 4 scalar loads of k rows 2t take four bank groups with rows
-// of 2 (mod 8) doubles. Shapes whose contiguous extents are odd (KT_ALIGNED 0) copy element by
-// element, synchronously. Extra parameters (-D): KT_TM, KT_TN, KT_STAGES, KT_ALIGNED.
+// of 2 (mod 8) doubles. Extra parameters (-D): KT_TM, KT_TN, KT_STAGES, KT_ALIGNED.
 #define KT_DK (KT_BK >= 16 ? 16 : 8)
 #define KT_WARPS_N (KT_BN / KT_TN)
 #define KT_MT (KT_TM / 16)
@@ -24,37 +23,6 @@
 #define KT_B_LD (KT_B_T ? KT_K_LD : KT_BN + 2)
 #define KT_A_STAGE (KT_A_ROWS * KT_A_LD)
 #define KT_B_STAGE (KT_B_ROWS * KT_B_LD)
-
-// ROWS x COLS (COLS even) of an operand with leading dimension `ld` from (r0, c0), valid inside
-// rows_total x cols_total, into `dst` with leading dimension LD.
-template <int ROWS, int COLS, int LD>
-__device__ __forceinline__ void kt_copy_slice(double* dst, const double* src, int ld, int r0, int c0, int rows_total,
-                                              int cols_total) {
-  constexpr int kChunksPerRow = COLS / 2, kChunks = ROWS * kChunksPerRow;
-#pragma unroll
-  for (int i = 0; i < (kChunks + KT_THREADS - 1) / KT_THREADS; ++i) {
-    const int chunk = i * KT_THREADS + threadIdx.x;
-    if (kChunks % KT_THREADS != 0 && chunk >= kChunks) break;
-    const int r = chunk / kChunksPerRow, c = chunk % kChunksPerRow * 2;
-    const int row = r0 + r, col = c0 + c;
-    double* to = dst + r * LD + c;
-#if KT_ALIGNED
-    const bool valid = row < rows_total && col < cols_total;
-    kt_cp_async16(to, valid ? src + (long long)row * ld + col : src, valid);
-#else
-    to[0] = row < rows_total && col < cols_total ? src[(long long)row * ld + col] : 0.0;
-    to[1] = row < rows_total && col + 1 < cols_total ? src[(long long)row * ld + col + 1] : 0.0;
-#endif
-  }
-}
-
-__device__ __forceinline__ void kt_load_stage(double* sa, double* sb, const double* a, const double* b,
-                                              const KtSchedule& s, int row0, int col0, int k0) {
-  if (KT_A_T) kt_copy_slice<KT_BK, KT_BM, KT_A_LD>(sa, a, s.m, k0, row0, s.k, s.m);
-  else kt_copy_slice<KT_BM, KT_BK, KT_A_LD>(sa, a, s.k, row0, k0, s.m, s.k);
-  if (KT_B_T) kt_copy_slice<KT_BN, KT_BK, KT_B_LD>(sb, b, s.k, col0, k0, s.n, s.k);
-  else kt_copy_slice<KT_BK, KT_BN, KT_B_LD>(sb, b, s.n, k0, col0, s.k, s.n);
-}
 
 // The lane's k slots t + 4v and t + 4(v + 1) (v even) of one m16n8kDK step at kk, read as the
 // pair of one operand's row `line` (m or n) from a slice of leading dimension LD: one 16-byte
@@ -146,7 +114,7 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, 1)
 #pragma unroll
     for (int st = 0; st < KT_STAGES - 1; ++st) {
       if (st < iterations)
-        kt_load_stage(sa + st * KT_A_STAGE, sb + st * KT_B_STAGE, a_batch, b_batch, s, row0, col0, (it0 + st) * KT_BK);
+        kt_load_stage<KT_A_LD, KT_B_LD>(sa + st * KT_A_STAGE, sb + st * KT_B_STAGE, a_batch, b_batch, s, row0, col0, (it0 + st) * KT_BK);
       kt_cp_async_commit();
     }
     int read = 0, write = KT_STAGES - 1;
@@ -154,7 +122,7 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, 1)
       kt_cp_async_wait<KT_STAGES - 2>();  // slice i has landed (this thread's chunks)
       __syncthreads();                    // ... every thread's, and slice i - 1's stage is free
       if (i + KT_STAGES - 1 < iterations)
-        kt_load_stage(sa + write * KT_A_STAGE, sb + write * KT_B_STAGE, a_batch, b_batch, s, row0, col0,
+        kt_load_stage<KT_A_LD, KT_B_LD>(sa + write * KT_A_STAGE, sb + write * KT_B_STAGE, a_batch, b_batch, s, row0, col0,
                       (it0 + i + KT_STAGES - 1) * KT_BK);
       kt_cp_async_commit();
       kt_compute(sa + read * KT_A_STAGE, sb + read * KT_B_STAGE, acc, wrow, wcol, lane);

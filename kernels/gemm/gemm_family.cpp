@@ -234,8 +234,11 @@ WorkEstimate GemmFamily::estimate(const Workload&, const Problem& p, const Confi
   return estimate_gemm(GemmShape::of(p), GemmConfig::from(config, p.precision), p.precision);
 }
 
+// The interpreter runs the SIMT kernel only, and only f32's space holds nothing else: an f64
+// space's SIMT candidates, emulated beside DMMA ones the first model answers, would be ranked on
+// another scale than the rest (and each f64 emulation of 1000^3 took seconds of a walk).
 bool GemmFamily::emulable(const Problem& p, const Config& config) const {
-  return GemmConfig::from(config, p.precision).kernel == GemmKernel::Simt;
+  return p.precision.input == Dtype::F32 && GemmConfig::from(config, p.precision).kernel == GemmKernel::Simt;
 }
 
 double GemmFamily::flops(const Workload&, const Problem& p) const { return 2.0 * GemmShape::of(p).c_elements() * GemmShape::of(p).k; }

@@ -23,40 +23,6 @@
 #define KT_A_STAGE (KT_A_ROWS * KT_A_LD)
 #define KT_B_STAGE (KT_B_ROWS * KT_B_LD)
 
-// Copies rows x cols (cols a multiple of 8) of an operand stored with leading dimension `ld`,
-// starting at (r0, c0) and valid inside rows x cols_total, into `dst` with leading dimension
-// cols + 8: 16-byte chunks, neighbouring threads on neighbouring chunks of a row.
-template <int ROWS, int COLS>
-__device__ __forceinline__ void kt_copy_slice(KT_IN* dst, const KT_IN* src, int ld, int r0, int c0, int rows_total,
-                                              int cols_total) {
-  constexpr int kChunksPerRow = COLS / 8, kChunks = ROWS * kChunksPerRow;
-#pragma unroll
-  for (int i = 0; i < (kChunks + KT_THREADS - 1) / KT_THREADS; ++i) {
-    const int chunk = i * KT_THREADS + threadIdx.x;
-    if (kChunks % KT_THREADS != 0 && chunk >= kChunks) break;
-    const int r = chunk / kChunksPerRow, c = chunk % kChunksPerRow * 8;
-    const int row = r0 + r, col = c0 + c;
-    KT_IN* to = dst + r * (COLS + 8) + c;
-#if KT_ALIGNED
-    const bool valid = row < rows_total && col < cols_total;
-    kt_cp_async16(to, valid ? src + (long long)row * ld + col : src, valid);
-#else
-#pragma unroll
-    for (int j = 0; j < 8; ++j)
-      to[j] = row < rows_total && col + j < cols_total ? src[(long long)row * ld + col + j] : (KT_IN)0;
-#endif
-  }
-}
-
-// The slice at k0 of the tile at (row0, col0) into one stage of the ring.
-__device__ __forceinline__ void kt_load_stage(KT_IN* sa, KT_IN* sb, const KT_IN* a, const KT_IN* b,
-                                              const KtSchedule& s, int row0, int col0, int k0) {
-  if (KT_A_T) kt_copy_slice<KT_BK, KT_BM>(sa, a, s.m, k0, row0, s.k, s.m);
-  else kt_copy_slice<KT_BM, KT_BK>(sa, a, s.k, row0, k0, s.m, s.k);
-  if (KT_B_T) kt_copy_slice<KT_BN, KT_BK>(sb, b, s.k, col0, k0, s.n, s.k);
-  else kt_copy_slice<KT_BK, KT_BN>(sb, b, s.n, k0, col0, s.k, s.n);
-}
-
 __device__ __forceinline__ void kt_ldmatrix_x4(unsigned (&r)[4], const KT_IN* p) {
   const unsigned address = (unsigned)__cvta_generic_to_shared(p);
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
@@ -131,7 +97,7 @@ __device__ __forceinline__ void kt_mac_loop(const KT_IN* a, const KT_IN* b, cons
 #pragma unroll
   for (int st = 0; st < KT_STAGES - 1; ++st) {
     if (st < iterations)
-      kt_load_stage(sa + st * KT_A_STAGE, sb + st * KT_B_STAGE, a, b, s, row0, col0, (it0 + st) * KT_BK);
+      kt_load_stage<KT_A_LD, KT_B_LD>(sa + st * KT_A_STAGE, sb + st * KT_B_STAGE, a, b, s, row0, col0, (it0 + st) * KT_BK);
     kt_cp_async_commit();
   }
   int read = 0, write = KT_STAGES - 1;
@@ -139,7 +105,7 @@ __device__ __forceinline__ void kt_mac_loop(const KT_IN* a, const KT_IN* b, cons
     kt_cp_async_wait<KT_STAGES - 2>();  // slice i has landed (this thread's chunks)
     __syncthreads();                    // ... every thread's, and slice i - 1's stage is free
     if (i + KT_STAGES - 1 < iterations)
-      kt_load_stage(sa + write * KT_A_STAGE, sb + write * KT_B_STAGE, a, b, s, row0, col0,
+      kt_load_stage<KT_A_LD, KT_B_LD>(sa + write * KT_A_STAGE, sb + write * KT_B_STAGE, a, b, s, row0, col0,
                     (it0 + i + KT_STAGES - 1) * KT_BK);
     kt_cp_async_commit();
     kt_compute(sa + read * KT_A_STAGE, sb + read * KT_B_STAGE, acc, wrow, wcol, lane);

@@ -115,16 +115,18 @@ TEST_F(OracleFixture, TheWalkOnTheEmulatorEndsOnAValidConfiguration) {
 TEST_F(OracleFixture, AConfigurationTheInterpreterCannotRunIsNeverCompiledForIt) {
   const KernelFamily& gemm = *find_family("gemm");
   const Workload dense{WorkloadKind::Dense, {}};
-  for (const Dtype input : {Dtype::BF16, Dtype::F32}) {
-    const Problem p = make_problem(gemm, {{"m", 64}, {"n", 64}, {"k", 64}}, {input, Dtype::F32, Dtype::F32});
+  for (const Dtype input : {Dtype::BF16, Dtype::F32, Dtype::F64}) {
+    const Dtype accumulate = input == Dtype::F64 ? Dtype::F64 : Dtype::F32;
+    const Problem p = make_problem(gemm, {{"m", 64}, {"n", 64}, {"k", 64}}, {input, accumulate, accumulate});
     const Config config = gemm.space(p).first_valid();
     int compiles = 0;
     FirstModelOracle first(gemm, dense, p, gpu, assumed());
     EmulatorOracle oracle(gemm, dense, p, gpu, counting_compile(gemm, p, compiles), first);
     ASSERT_TRUE(oracle.evaluate(config));
-    // bf16 runs on mma.sync, which the interpreter lacks; f32's SIMT kernel it runs.
-    EXPECT_EQ(compiles, input == Dtype::BF16 ? 0 : 1) << to_string(input);
-    EXPECT_EQ(gemm.emulable(p, config), input != Dtype::BF16);
+    // bf16 runs on mma.sync, which the interpreter lacks; f32's SIMT kernel it runs; f64's
+    // first configuration is SIMT too, but its space's DMMA ones are not emulated, so neither is it.
+    EXPECT_EQ(compiles, input == Dtype::F32 ? 1 : 0) << to_string(input);
+    EXPECT_EQ(gemm.emulable(p, config), input == Dtype::F32);
   }
 }
 
@@ -207,6 +209,7 @@ TEST_F(OracleFixture, AProgramOverMoreNonzerosThanItsBudgetIsNotAttempted) {
   EXPECT_NE(spmv_oracle.emulation(first_valid()), nullptr);
   EXPECT_EQ(spmv_compiles, 1);
 }
+
 
 }  // namespace
 }  // namespace ktune
