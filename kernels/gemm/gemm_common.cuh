@@ -260,10 +260,11 @@ __device__ __forceinline__ void kt_copy_slice(KT_IN* dst, const KT_IN* src, int 
     const long long step = (long long)kStep * ld;
     const bool inside = c0 + c < cols_total;
     const int rows_left = rows_total - r0 - r;
+    const unsigned to = (unsigned)__cvta_generic_to_shared(dst + r * LD + c);  // then compile-time offsets
 #pragma unroll
-    for (int i = 0; i < kChunks / KT_THREADS; ++i, from += step) {
+    for (int i = 0; i < kChunks / KT_THREADS; ++i) {
       const bool valid = inside && i * kStep < rows_left;
-      kt_cp_async16(dst + (r + i * kStep) * LD + c, valid ? from : src, valid);
+      kt_cp_async16(to + i * kStep * LD * (int)sizeof(KT_IN), valid ? from + i * step : src, valid);
     }
   } else {
 #pragma unroll
