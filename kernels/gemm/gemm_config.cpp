@@ -9,8 +9,8 @@ namespace ktune {
 namespace {
 
 const std::vector<std::string> kDecompositions = {"data_parallel", "split_k", "stream_k", "hybrid", "persistent"};
-// The instruction computing the products: FMA for f32; FMA or DMMA (a warp's m16n8k8
-// mma.sync, sm_90) for f64; for 16-bit inputs mma.sync (a warp's m16n8k16) or wgmma (a warpgroup's m64nNk16,
+// The instruction computing the products: FMA for f32; FMA or DMMA (a warp's m16n8k16 or
+// m16n8k8 mma.sync, sm_90) for f64; for 16-bit inputs mma.sync (a warp's m16n8k16) or wgmma (a warpgroup's m64nNk16,
 // sm_90a only).
 const std::vector<std::string> kF32Mma = {"fma"};
 const std::vector<std::string> kF64Mma = {"fma", "dmma"};
@@ -28,9 +28,9 @@ constexpr int64_t kDynamicSharedBytes = 232448;
 // (tests/kernels/gemm_compile_test.cpp). The SIMT kernel prefetches its next slice into
 // registers; the tensor kernel's slices go to shared memory by cp.async, so it holds only its
 // accumulators and one k-step's fragments, and one CTA an SM leaves it 255 registers; wgmma
-// reads both operands from shared memory and holds only the accumulators. DMMA holds two steps'
-// A fragments and two B blocks: a 32 x 64 warp tile (168) compiles in every layout; 64 rows
-// spilled beside 32 columns, so its tiles stop at 32 rows.
+// reads both operands from shared memory and holds only the accumulators. DMMA holds a step's
+// A fragments and one B fragment at a time: a 32 x 64 warp tile (168) compiles in every layout;
+// 64 rows spill beside 32 columns (164 at m16n8k8 in layout nn), so its tiles stop at 32 rows.
 constexpr int64_t kMaxSimtDataRegisters = 80;
 constexpr int64_t kMaxTensorDataRegisters = 160;
 constexpr int64_t kMaxWgmmaDataRegisters = 128;
@@ -93,9 +93,10 @@ int64_t GemmConfig::data_registers(const Precision& p) const {
   // (ptxas holds a whole k-step's B: a 32 x 128 warp tile of 128 accumulators spills in tn).
   if (kernel == GemmKernel::Tensor) return accumulators_per_thread() + tm / 16 * 4 + tn / 8 * 2;
   if (kernel == GemmKernel::Wgmma) return accumulators_per_thread();  // operands stay in shared memory
-  // DMMA: doubles, two m16n8k8 steps' A fragments and two B blocks (the next loads while this
-  // one computes).
-  if (kernel == GemmKernel::Dmma) return 2 * (accumulators_per_thread() + 2 * (tm / 16 * 4) + 2 * 2);
+  if (kernel == GemmKernel::Dmma) {  // doubles: one m16n8kDK step's A fragments and one of B's
+    const int64_t dk = dmma_k();
+    return 2 * (accumulators_per_thread() + tm / 16 * dk / 2 + dk / 4);
+  }
   const int64_t loads = (bm + bn) * bk / threads();
   const int64_t acc_words = static_cast<int64_t>(dtype_size(p.accumulate)) / 4;
   const int64_t in_words = static_cast<int64_t>(dtype_size(p.input)) / 4;
@@ -151,11 +152,11 @@ ParameterSpace gemm_space(const GemmShape& shape, const Precision& p) {
          return g.cluster == 1 || (g.loader == GemmLoader::Tma && whole_tiles);
        }},
       {"simt: micro-tiles of at most 8 x 8 and 1 or 2 stages; dmma: warp tiles of 16 x 8 blocks, one or two blocks "
-       "tall, k-slices of 16 or more and a ring of 3 or more stages (one read, the next landed, one loading)",
+       "tall, and a ring of 2 or more stages",
        [config](const Config& c) {
          const GemmConfig g = config(c);
          if (g.kernel == GemmKernel::Simt) return g.tm <= 8 && g.tn <= 8 && g.stages <= 2;
-         if (g.kernel == GemmKernel::Dmma) return (g.tm == 16 || g.tm == 32) && g.tn >= 8 && g.bk >= 16 && g.stages >= 3;
+         if (g.kernel == GemmKernel::Dmma) return (g.tm == 16 || g.tm == 32) && g.tn >= 8 && g.stages >= 2;
          return true;
        }},
       {"the micro-tile divides the block tile",

@@ -1,5 +1,5 @@
 #pragma once
-// One GEMM configuration: the kernel (SIMT FMA for f32, and for f64 beside DMMA's m16n8k8
+// One GEMM configuration: the kernel (SIMT FMA for f32, and for f64 beside DMMA's m16n8kDK
 // mma.sync; for bf16/f16 tensor cores, by warp through mma.sync or by warpgroup through
 // sm_90a's wgmma), its block tile, its thread or warp tile and pipeline depth, and the decomposition
 // of the MAC-loop iterations over CTAs (gemm_schedule.h): data-parallel, fixed split-K,
@@ -48,6 +48,8 @@ struct GemmConfig {
   // 32-bit registers a thread holds its accumulators and its prefetched slice elements (simt)
   // or one k-step's fragments (tensor) in, roughly: what spills first.
   int64_t data_registers(const Precision& p) const;
+  // DMMA's instruction depth: m16n8k16, or m16n8k8 where a k-slice is 8 deep.
+  int64_t dmma_k() const { return bk >= 16 ? 16 : 8; }
 };
 
 // Whether `p` takes 16-bit inputs (bf16, f16): the m16n8k16 mma.sync and wgmma kernels' precisions.

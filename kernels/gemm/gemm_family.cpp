@@ -82,7 +82,7 @@ LaunchStep gemm_launch(const GemmShape& s, const GemmConfig& c, const Precision&
 std::string GemmFamily::description() const {
   return "Dense C = A·B (batched), operands generated from their indices and stored row-major, "
          "A and B each as is or transposed (problem.layout: nn, nt, tn, tt). A BM x BN tile per "
-         "CTA through shared memory: SIMT FMA micro-tiles for f32 and f64, DMMA (m16n8k8 mma.sync from a "
+         "CTA through shared memory: SIMT FMA micro-tiles for f32 and f64, DMMA (m16n8k16 or m16n8k8 mma.sync from a "
          "cp.async ring) for f64, m16n8k16 mma.sync fed by "
          "ldmatrix from a ring of cp.async stages, or (layout nt, sm_90a) wgmma reading both operands "
          "from 128-byte-swizzled stages filled by cp.async or by TMA (one producer thread, mbarrier-signalled stages, "
