@@ -45,6 +45,12 @@ struct WorkEstimate {
   // whose y dimension repeats its x blocks (SpMM's K tiles), dispatched x first.
   int64_t warp_work_repeats = 1;
   int32_t threads_per_block = 0;
+  // What a block holds where the family knows better than the compiler's count: shared memory
+  // asked for at launch (a ring of dynamic stages, which ptxas does not see), and registers
+  // before anything is compiled (the ranking otherwise assumes a typical count). The occupancy
+  // takes the larger of these and the compiled (or assumed) usage; 0: nothing to add.
+  int64_t shared_bytes_per_block = 0;
+  int32_t registers_per_thread = 0;
   int64_t blocks = 0;
   int32_t launches = 1;
   // Each work unit waits on a load whose address an earlier load gave (a graph expansion's

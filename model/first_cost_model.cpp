@@ -101,7 +101,8 @@ Prediction predict(const WorkEstimate& work, const ResourceUsage& usage, const G
     throw std::invalid_argument("predict: a WorkEstimate with work needs threads_per_block");
   }
   const Occupancy occ =
-      occupancy(gpu, work.threads_per_block, usage.registers, usage.shared_bytes);
+      occupancy(gpu, work.threads_per_block, std::max(usage.registers, work.registers_per_thread),
+                static_cast<int>(std::max<int64_t>(usage.shared_bytes, work.shared_bytes_per_block)));
   if (occ.blocks_per_sm == 0) {
     throw InputError("the configuration cannot run on " + gpu.arch + ": one block of " +
                      std::to_string(work.threads_per_block) + " threads exceeds the SM's " +

@@ -42,6 +42,9 @@ constexpr double kCtaFillUnits = 300;
 // least this over their count, however little it computes.
 constexpr double kSliceLatencyUnits = 700.0 / 5.7;
 
+// Registers a thread holds beside its data (GemmConfig::data_registers): addresses, indices.
+constexpr int64_t kAddressRegisters = 32;
+
 struct CtaCosts {
   double tile_store = 0;  // a, b: a tile's elements per thread
   double iteration = 0;   // c
@@ -53,7 +56,7 @@ struct CtaCosts {
 double resident_ctas(const GemmShape& s, const GemmConfig& c, const Precision& p, const GemmSchedule& g) {
   const double threads = static_cast<double>(c.block_threads());
   const double shared = static_cast<double>(c.shared_bytes(s, p)) + 1024;  // the driver's reserve a CTA
-  const double registers = threads * static_cast<double>(c.data_registers(p) + 32);  // data, addresses
+  const double registers = threads * static_cast<double>(c.data_registers(p) + kAddressRegisters);
   const double fit = std::min({32.0, std::floor(2048 / threads), std::floor(233472 / shared), std::floor(65536 / registers)});
   return std::max(1.0, std::min(fit, std::ceil(static_cast<double>(g.grid) / kGemmSms)));
 }
@@ -148,6 +151,8 @@ WorkEstimate estimate_gemm(const GemmShape& s, const GemmConfig& c, const Precis
   const CtaCosts k = costs_of(s, c, p, g);
   WorkEstimate e;
   e.threads_per_block = static_cast<int32_t>(c.block_threads());  // TMA's producer warp included
+  e.shared_bytes_per_block = c.shared_bytes(s, p);                 // the ring: dynamic, unseen by ptxas
+  e.registers_per_thread = static_cast<int32_t>(std::min<int64_t>(255, c.data_registers(p) + kAddressRegisters));
   e.blocks = g.grid;
   const int64_t warps = (c.threads() + 31) / 32;
   e.warp_work.reserve(static_cast<size_t>(g.grid * warps));

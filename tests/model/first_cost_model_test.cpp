@@ -84,6 +84,27 @@ TEST(FirstCostModel, RepeatedWarpsPredictAsTheirCopies) {
   EXPECT_DOUBLE_EQ(a.time_us, b.time_us);
 }
 
+// What the family counts of a block (a ring of dynamic shared memory, registers before any
+// compile) bounds the blocks an SM runs beside the usage given: a compute-bound run of 4096
+// blocks of 256 threads takes 8 at once an SM at 32 registers, 1 with 200 KB a block or 255
+// registers a thread, each eight times longer; the larger count wins either way.
+TEST(FirstCostModel, TheFamilysSharedMemoryAndRegistersBoundTheResidentBlocks) {
+  WorkEstimate w = balanced(1e3);
+  const Prediction light_blocks = predict(w, light(), h100());
+  ASSERT_EQ(occupancy(h100(), 256, 32, 0).blocks_per_sm, 8);
+  w.shared_bytes_per_block = 200 * 1024;
+  const Prediction ring = predict(w, light(), h100());
+  EXPECT_NEAR(ring.compute_us / light_blocks.compute_us, 8.0, 0.5);
+  EXPECT_LT(ring.occupancy, light_blocks.occupancy);
+  w.shared_bytes_per_block = 0;
+  w.registers_per_thread = 255;
+  EXPECT_NEAR(predict(w, light(), h100()).compute_us / light_blocks.compute_us, 8.0, 0.5);
+  ResourceUsage heavy = light();
+  heavy.registers = 255;
+  w.registers_per_thread = 32;  // the compiled count is larger: it stands
+  EXPECT_NEAR(predict(w, heavy, h100()).compute_us / light_blocks.compute_us, 8.0, 0.5);
+}
+
 // Millions of blocks are scheduled in runs of consecutive blocks: the busiest slot stays within
 // a few percent of the block-by-block list schedule, written out here.
 TEST(FirstCostModel, RunsOfManyBlocksKeepTheListSchedule) {
