@@ -31,6 +31,11 @@ constexpr double kSharedBytesPerUnit = 128.0 * 5.7;
 // the 24 H100 shapes of bench/data/gemm_h100_* (the TMA ring, whose consumers wait on an
 // mbarrier the copies complete, pays none: 4096^3, 128 x 256, 248 against 303 us).
 constexpr double kRingTurnUnits = 200;
+// DMMA's turn, about 285 cycles: its warps read a slice's fragments only after the barrier, so
+// every slice starts with its first products waiting on shared-memory loads (a third of a
+// warp's stalls at 8192^3, H100 profile of a7bd04b). Fitted on the f64 searches of
+// bench/data/gemm_h100_a7bd04b and _3ab5353 (25 to 100 rank them alike).
+constexpr double kDmmaTurnUnits = 50;
 
 // A CTA's start before its first product: launch, barrier set-up and the first slice's trip
 // from DRAM (about a microsecond). A persistent CTA pays it once for all its tiles, since its
@@ -93,7 +98,7 @@ CtaCosts costs_of(const GemmShape& s, const GemmConfig& c, const Precision& p, c
   } else if (c.kernel == GemmKernel::Dmma) {
     // Two doubles a copy; each warp reads its fragments of A and B from shared memory, and the
     // SM's f64 tensor cores, one a scheduler, serve the resident CTAs' warps.
-    issue = loads / 2 * 4;
+    issue = loads / 2 * 4 + kDmmaTurnUnits;
     const double warps = static_cast<double>((c.bm / c.tm) * (c.bn / c.tn));
     const double cores = std::min(1.0, warps * resident / 4);
     const double macs = static_cast<double>(c.bm * c.bn * c.bk);
