@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "kernels/gemm/gemm_dmma_ops.cuh"
+
 #define CHECK(call)                                                                        \
   do {                                                                                     \
     cudaError_t e_ = (call);                                                               \
@@ -20,7 +22,7 @@
 constexpr int kChains = 8;
 constexpr int kIterations = 4096;
 
-// SHAPE: 0 m8n8k4, 1 m16n8k4, 2 m16n8k8, 3 m16n8k16.
+// SHAPE: 0 m8n8k4, 1 m16n8k4, 2 m16n8k8, 3 m16n8k16 (the last two as the GEMM kernel issues them).
 template <int SHAPE>
 __device__ __forceinline__ void mma(double (&d)[4], const double (&a)[8], const double (&b)[4]) {
   if constexpr (SHAPE == 0)
@@ -31,18 +33,8 @@ __device__ __forceinline__ void mma(double (&d)[4], const double (&a)[8], const 
     asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
                  : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
                  : "d"(a[0]), "d"(a[1]), "d"(b[0]));
-  else if constexpr (SHAPE == 2)
-    asm volatile(
-        "mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-        : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
-        : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
   else
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7,%8,%9,%10,%11}, "
-        "{%12,%13,%14,%15}, {%0,%1,%2,%3};"
-        : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
-        : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]), "d"(b[0]),
-          "d"(b[1]), "d"(b[2]), "d"(b[3]));
+    kt_dmma<SHAPE == 2 ? 8 : 16>(d, a, b);
 }
 
 template <int SHAPE>

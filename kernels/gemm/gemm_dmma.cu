@@ -50,24 +50,6 @@ __device__ __forceinline__ void kt_pair(const double* lane_base, int line, int k
   }
 }
 
-template <int SHAPE_K>
-__device__ __forceinline__ void kt_dmma(double* d, const double* a, const double* b);
-template <>
-__device__ __forceinline__ void kt_dmma<8>(double* d, const double* a, const double* b) {
-  asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-               : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
-               : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
-}
-template <>
-__device__ __forceinline__ void kt_dmma<16>(double* d, const double* a, const double* b) {
-  asm volatile(
-      "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7,%8,%9,%10,%11}, "
-      "{%12,%13,%14,%15}, {%0,%1,%2,%3};"
-      : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
-      : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]), "d"(b[0]),
-        "d"(b[1]), "d"(b[2]), "d"(b[3]));
-}
-
 // acc holds the warp's 16x8 blocks, block (i, j) at (i * KT_NT + j) * 4: a lane's rows g and
 // g + 8 (g = lane / 4), columns 2 (lane % 4) + 0/1. A's fragment r holds row g + 8 (r % 2) at
 // slot t + 4 (r / 2), B's fragment v column g at slot t + 4v. `a` and `b` are the stage's

@@ -141,7 +141,10 @@ KernelSource GemmFamily::source(const Problem& p, const Config& config) const {
       }
       src.arch_specific = true;
       break;
-    case GemmKernel::Dmma: src.code += templates::k_gemm_dmma_cu; break;
+    case GemmKernel::Dmma:
+      src.code += templates::k_gemm_dmma_ops_cuh;
+      src.code += templates::k_gemm_dmma_cu;
+      break;
     default: src.code += templates::k_gemm_simt_cu;
   }
   src.entries = {entry_of(c)};
@@ -250,7 +253,7 @@ double GemmFamily::min_bytes(const Workload&, const Problem& p) const {
 std::vector<std::string_view> GemmFamily::templates() const {
   return {templates::k_gemm_common_cuh,    templates::k_gemm_simt_cu,      templates::k_gemm_tensor_cu,
           templates::k_gemm_wgmma_parts_cuh, templates::k_gemm_wgmma_cu,     templates::k_gemm_tma_ops_cuh,
-          templates::k_gemm_wgmma_tma_cu,    templates::k_gemm_dmma_cu};
+          templates::k_gemm_wgmma_tma_cu,    templates::k_gemm_dmma_ops_cuh, templates::k_gemm_dmma_cu};
 }
 
 std::unique_ptr<KernelFamily> make_gemm_family() { return std::make_unique<GemmFamily>(); }
