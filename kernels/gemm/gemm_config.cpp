@@ -10,8 +10,8 @@ namespace {
 
 const std::vector<std::string> kDecompositions = {"data_parallel", "split_k", "stream_k", "hybrid", "persistent"};
 // The instruction computing the products: FMA for f32; FMA or DMMA (a warp's m16n8k16 or
-// m16n8k8 mma.sync, sm_90) for f64; for 16-bit inputs mma.sync (a warp's m16n8k16) or wgmma (a warpgroup's m64nNk16,
-// sm_90a only).
+// m16n8k8 mma.sync, sm_90) for f64; for 16-bit inputs mma.sync (a warp's m16n8k16) or wgmma
+// (a warpgroup's m64nNk16, sm_90a only).
 const std::vector<std::string> kF32Mma = {"fma"};
 const std::vector<std::string> kF64Mma = {"fma", "dmma"};
 const std::vector<std::string> kTensorMma = {"sync", "wgmma"};
