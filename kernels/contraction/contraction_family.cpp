@@ -7,6 +7,7 @@
 #include "kernel_templates.h"
 #include "kernels/contraction/contraction_reference.h"
 #include "kernels/contraction/contraction_spec.h"
+#include "kernels/contraction/contraction_tiled.h"
 #include "kernels/contraction/contraction_vendor.h"
 #include "kernels/device_buffers.h"
 #include "kernels/output_check.h"
@@ -23,6 +24,11 @@ std::string braced(const std::vector<int64_t>& v) {
   for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]) + "LL";
   return s + "}";
 }
+
+const std::vector<std::string> kSchedules = {"direct", "tiled"};
+constexpr int64_t kTiled = 1;
+
+bool tiled(const Config& c) { return c.at("schedule") == kTiled; }
 
 struct DirectConfig {
   int64_t block, coarsen, coarsen2, unroll;
@@ -58,7 +64,10 @@ std::string ContractionFamily::description() const {
          "thread per tile of coarsen outputs along the fastest output index times coarsen2 along "
          "the first output index of the other operand (a register tile: each summed term loads "
          "coarsen + coarsen2 values for coarsen x coarsen2 multiply-adds); the summed indices "
-         "walked in order, unrolled. Checked in full";
+         "walked in order, unrolled. Schedule direct reads the operands through the caches; "
+         "schedule tiled stages a block's slices of them in shared memory, the block owning tile "
+         "outputs along the fastest index (and the next of its operand) times block * coarsen * "
+         "coarsen2 / tile along the other operand's. Checked in full";
 }
 
 ProblemSchema ContractionFamily::problem_schema() const {
@@ -93,24 +102,41 @@ ParameterSpace ContractionFamily::space(const Problem& p) const {
   const int64_t extent = spec.extent;
   ParameterSpace s;
   const bool two_directions = second_direction(spec) > 0;
-  s.params = {Parameter::power_of_two("block", 32, 1024), Parameter::power_of_two("coarsen", 1, 16),
-              Parameter::power_of_two("coarsen2", 1, 8), Parameter::power_of_two("unroll", 1, 16)};
+  s.params = {Parameter::enumeration("schedule", kSchedules),
+              Parameter::power_of_two("block", 32, 1024),
+              Parameter::power_of_two("coarsen", 1, 16),
+              Parameter::power_of_two("coarsen2", 1, 8),
+              Parameter::power_of_two("unroll", 1, 16),
+              Parameter::power_of_two("tile", 1, 256)};
   s.constraints = {
-      {"coarsen and coarsen2 divide the extent (a thread's tile lies inside the tensor)",
-       [extent](const Config& c) { return extent % c.at("coarsen") == 0 && extent % c.at("coarsen2") == 0; }},
+      {"schedule direct needs tile 1 (its block is a run of threads, not a tile)",
+       [](const Config& c) { return tiled(c) || c.at("tile") == 1; }},
+      {"schedule direct needs coarsen and coarsen2 to divide the extent (a thread's tile lies inside the tensor)",
+       [extent](const Config& c) {
+         return tiled(c) || (extent % c.at("coarsen") == 0 && extent % c.at("coarsen2") == 0);
+       }},
       {"coarsen2 needs an output index from the other operand", [two_directions](const Config& c) {
          return two_directions || c.at("coarsen2") == 1;
        }},
       {"at most 32 outputs a thread (its accumulators stay in registers)",
-       [](const Config& c) { return c.at("coarsen") * c.at("coarsen2") <= 32; }}};
+       [](const Config& c) { return c.at("coarsen") * c.at("coarsen2") <= 32; }},
+      {"schedule tiled: the tile fits the kernel (contraction_tiled.h)", [spec](const Config& c) {
+         return !tiled(c) || ContractionTiling::of(spec, c).violation(spec).empty();
+       }}};
   return s;
 }
 
 KernelSource ContractionFamily::source(const Problem& p, const Config& config) const {
   const ContractionSpec s = ContractionSpec::of(p);
+  KernelSource src;
+  if (tiled(config)) {
+    src.code = templates::k_contraction_tiled_cu;
+    src.entries = {"contraction_tiled"};
+    src.options = ContractionTiling::of(s, config).options(s, p.precision.input);
+    return src;
+  }
   const DirectConfig c = DirectConfig::of(config);
   const std::vector<std::string> con = s.contracted();
-  KernelSource src;
   src.code = templates::k_contraction_direct_cu;
   src.entries = {"contraction_direct"};
   src.options = {std::string("-DKT_T=") + (p.precision.input == Dtype::F64 ? "double" : "float"),
@@ -132,7 +158,9 @@ KernelSource ContractionFamily::source(const Problem& p, const Config& config) c
 }
 
 std::vector<LaunchStep> ContractionFamily::launches(const Workload&, const Problem& p, const Config& config) const {
-  return {direct_launch(ContractionSpec::of(p), DirectConfig::of(config))};
+  const ContractionSpec s = ContractionSpec::of(p);
+  if (tiled(config)) return {ContractionTiling::of(s, config).launch(s)};
+  return {direct_launch(s, DirectConfig::of(config))};
 }
 
 LaunchPlan ContractionFamily::prepare(const Workload& w, const Problem& p, const Config& config) const {
@@ -163,13 +191,22 @@ Verdict ContractionFamily::verify(const Problem& p, const PlanOutput& output, st
 WorkEstimate ContractionFamily::estimate(const Workload& w, const Problem& p, const Config& config) const {
   const ContractionSpec s = ContractionSpec::of(p);
   const DirectConfig c = DirectConfig::of(config);
-  const LaunchStep step = direct_launch(s, c);
   WorkEstimate e;
   e.dram_bytes = min_bytes(w, p);
   e.threads_per_block = static_cast<int32_t>(c.block);
-  e.blocks = step.grid.x;
+  // A thread's work: a multiply-add per output and summed term; the tiled schedule's copies of
+  // its slices add a term's share of them.
+  double per_warp = static_cast<double>(s.contracted_elements() * c.coarsen * c.coarsen2);
+  if (tiled(config)) {
+    const ContractionTiling t = ContractionTiling::of(s, config);
+    e.blocks = t.blocks(s);
+    e.shared_bytes_per_block = t.shared_bytes(p.precision.input);
+    per_warp += static_cast<double>(s.contracted_elements() * (t.tm() + t.tn())) / static_cast<double>(c.block);
+  } else {
+    e.blocks = direct_launch(s, c).grid.x;
+  }
   const int64_t warps = e.blocks * ((c.block + 31) / 32);
-  e.warp_work.assign(static_cast<size_t>(warps), static_cast<double>(s.contracted_elements() * c.coarsen * c.coarsen2));
+  e.warp_work.assign(static_cast<size_t>(warps), per_warp);
   return e;
 }
 
@@ -188,7 +225,9 @@ double ContractionFamily::min_bytes(const Workload&, const Problem& p) const {
          static_cast<double>(2 * s.out_elements() + s.a_elements() + s.b_elements());
 }
 
-std::vector<std::string_view> ContractionFamily::templates() const { return {templates::k_contraction_direct_cu}; }
+std::vector<std::string_view> ContractionFamily::templates() const {
+  return {templates::k_contraction_direct_cu, templates::k_contraction_tiled_cu};
+}
 
 std::unique_ptr<KernelFamily> make_contraction_family() { return std::make_unique<ContractionFamily>(); }
 

@@ -107,6 +107,26 @@ void exec_mul_mad(Ctx& c, bool mad) {
   });
 }
 
+// dp4a: d = c + the four products of a's and b's bytes; dp2a: of a's two 16-bit halves and
+// two of b's bytes (.lo the low two, .hi the high two). Each part is sign-extended where its
+// operand's type is signed.
+void exec_dot(Ctx& c, bool halves) {
+  const bool a_signed = is_signed(c.ins.type), b_signed = is_signed(c.ins.type2);
+  const int b_first = halves && c.ins.mul == MulMode::Hi ? 2 : 0;
+  const uint32_t a = c.src(0), b = c.src(1), s = c.src(2), d = c.dst();
+  const auto part = [](uint32_t word, int index, int bits, bool sign) -> int64_t {
+    const uint64_t v = (word >> (index * bits)) & low_mask(bits);
+    return sign ? sign_extend(v, bits) : static_cast<int64_t>(v);
+  };
+  for_lanes(c.exec, [&](uint32_t l) {
+    const uint32_t x = static_cast<uint32_t>(c.regs.get(a, l)), y = static_cast<uint32_t>(c.regs.get(b, l));
+    int64_t sum = static_cast<int32_t>(c.regs.get(s, l));
+    for (int i = 0; i < (halves ? 2 : 4); ++i)
+      sum += part(x, i, halves ? 16 : 8, a_signed) * part(y, b_first + i, 8, b_signed);
+    c.regs.at(d, l) = static_cast<uint32_t>(sum);
+  });
+}
+
 void exec_div_rem(Ctx& c, bool rem) {
   if (is_fp(c.ins)) {
     float_binary(c, [](float x, float y) { return x / y; }, [](double x, double y) { return x / y; });
@@ -418,6 +438,8 @@ bool exec_alu(const Instruction& ins, const PreparedInstruction& p, const Prepar
     case Opcode::Mul: exec_mul_mad(c, false); return true;
     case Opcode::Mad: exec_mul_mad(c, true); return true;
     case Opcode::Fma: exec_fma(c); return true;
+    case Opcode::Dp2a: exec_dot(c, true); return true;
+    case Opcode::Dp4a: exec_dot(c, false); return true;
     case Opcode::Div: exec_div_rem(c, false); return true;
     case Opcode::Rem: exec_div_rem(c, true); return true;
     case Opcode::Min: exec_min_max(c, false); return true;

@@ -13,6 +13,8 @@ enum class Opcode : uint8_t {
   Add, Sub, Mul, Mad, Fma, Div, Rem, Min, Max, Abs, Neg, Rcp, Sqrt, Rsqrt, Ex2, Lg2, Sin, Cos,
   // logic and bits
   And, Or, Xor, Not, Shl, Shr, Popc, Clz, Brev, Bfe, Bfi, Prmt,
+  // integer dot products of bytes and halves (index arithmetic compiles to them)
+  Dp2a, Dp4a,
   // comparison and selection
   Setp, Selp,
   // data movement and conversion
@@ -67,7 +69,7 @@ enum class VoteMode : uint8_t { None, Ballot, All, Any, Uni };
 
 enum class AtomicOp : uint8_t { None, Add, Min, Max, Exch, Cas, And, Or, Xor, Inc, Dec };
 
-// mul/mad: which part of the double-width product is kept.
+// mul/mad: which part of the double-width product is kept; dp2a: which half of b's bytes.
 enum class MulMode : uint8_t { None, Lo, Hi, Wide };
 
 // Read-only registers every thread has; filled in by the interpreter per warp.

@@ -9,7 +9,7 @@ const char* opcode_name(Opcode op) {
   static const char* const names[] = {
       "add", "sub", "mul", "mad", "fma", "div", "rem", "min", "max", "abs", "neg", "rcp", "sqrt",
       "rsqrt", "ex2", "lg2", "sin", "cos", "and", "or", "xor", "not", "shl", "shr", "popc", "clz",
-      "brev", "bfe", "bfi", "prmt", "setp", "selp", "mov", "cvt", "cvta", "ld", "st", "shfl",
+      "brev", "bfe", "bfi", "prmt", "dp2a", "dp4a", "setp", "selp", "mov", "cvt", "cvta", "ld", "st", "shfl",
       "vote", "activemask", "bar", "membar", "atom", "red", "bra", "ret", "exit"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(Opcode::Exit) + 1);
   return names[static_cast<size_t>(op)];

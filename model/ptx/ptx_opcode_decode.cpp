@@ -36,6 +36,7 @@ const Table<Opcode>& opcodes() {
       {"not", Opcode::Not},     {"shl", Opcode::Shl},       {"shr", Opcode::Shr},
       {"popc", Opcode::Popc},   {"clz", Opcode::Clz},       {"brev", Opcode::Brev},
       {"bfe", Opcode::Bfe},     {"bfi", Opcode::Bfi},       {"prmt", Opcode::Prmt},
+      {"dp2a", Opcode::Dp2a},   {"dp4a", Opcode::Dp4a},
       {"setp", Opcode::Setp},   {"selp", Opcode::Selp},     {"mov", Opcode::Mov},
       {"cvt", Opcode::Cvt},     {"cvta", Opcode::Cvta},     {"ld", Opcode::Ld},
       {"st", Opcode::St},       {"shfl", Opcode::Shfl},     {"vote", Opcode::Vote},
@@ -159,6 +160,8 @@ Instruction decode_opcode(std::string_view word, uint32_t line) {
       ins.evict_first = true;
     } else if ((m == "v2" || m == "v4") && (ins.op == Opcode::Ld || ins.op == Opcode::St)) {
       ins.vector = m == "v2" ? 2 : 4;
+    } else if ((m == "lo" || m == "hi") && ins.op == Opcode::Dp2a) {
+      ins.mul = m == "lo" ? MulMode::Lo : MulMode::Hi;
     } else if ((m == "lo" || m == "hi" || m == "wide") && (ins.op == Opcode::Mul || ins.op == Opcode::Mad)) {
       ins.mul = m == "lo" ? MulMode::Lo : m == "hi" ? MulMode::Hi : MulMode::Wide;
     } else if (ins.op == Opcode::Shfl && (m == "up" || m == "down" || m == "bfly" || m == "idx")) {
@@ -189,6 +192,7 @@ Instruction decode_opcode(std::string_view word, uint32_t line) {
   if ((ins.op == Opcode::Atom || ins.op == Opcode::Red) && ins.atomic == AtomicOp::None)
     throw fail("atomic without an operation");
   if (ins.op == Opcode::Setp && ins.cmp == CmpOp::None) throw fail("setp without a comparison");
+  if (ins.op == Opcode::Dp2a && ins.mul == MulMode::None) throw fail("dp2a without .lo or .hi");
   if (ins.op == Opcode::Vote && ins.vote == VoteMode::Uni) throw fail("vote.uni is not modelled");
   if ((ins.op == Opcode::Atom || ins.op == Opcode::Red) &&
       (ins.atomic == AtomicOp::Inc || ins.atomic == AtomicOp::Dec)) {

@@ -195,6 +195,43 @@ TEST(InterpTrace, SharedMemoryBankConflictsAndBarrier) {
   }
 }
 
+// dp4a and dp2a, which NVRTC emits for mixed-radix index arithmetic: signed and unsigned bytes
+// and halves, b's low and high bytes, and the accumulator.
+const char* const kDot = R"(
+.visible .entry dot(.param .u64 dot_out)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [dot_out];
+  cvta.to.global.u64 %rd2, %rd1;
+  dp4a.u32.u32 %r1, 0x04030201, 0x01020304, 10;
+  dp4a.s32.s32 %r2, 0xFF0302FE, 0x01020304, 0;
+  dp2a.lo.u32.u32 %r3, 0x00070005, 0x04030201, 1;
+  dp2a.hi.u32.u32 %r4, 0x00070005, 0x04030201, 1;
+  dp2a.lo.s32.u32 %r5, 0xFFFF0002, 0x0000FF03, 0;
+  st.global.u32 [%rd2], %r1;
+  st.global.u32 [%rd2+4], %r2;
+  st.global.u32 [%rd2+8], %r3;
+  st.global.u32 [%rd2+12], %r4;
+  st.global.u32 [%rd2+16], %r5;
+  ret;
+}
+)";
+
+TEST(InterpTrace, DotProductsOfBytesAndHalves) {
+  const ptx::PtxModule m = parse(kDot);
+  LaunchPlan plan;
+  plan.buffers = {output_buffer("out", 5, Dtype::F32)};
+  HostMemory memory(plan);
+  interpret_blocks(m.function("dot"), step_of("dot", 1, {KernelArg::of_buffer("out")}), memory, {0});
+  const std::vector<int32_t> out = read_buffer<int32_t>(memory, "out", 5);
+  EXPECT_EQ(out[0], 10 + 1 * 4 + 2 * 3 + 3 * 2 + 4 * 1);
+  EXPECT_EQ(out[1], -2 * 4 + 2 * 3 + 3 * 2 + -1 * 1);
+  EXPECT_EQ(out[2], 1 + 5 * 1 + 7 * 2);
+  EXPECT_EQ(out[3], 1 + 5 * 3 + 7 * 4);
+  EXPECT_EQ(out[4], 2 * 3 + -1 * 255);
+}
+
 // Odd lanes add 100, even lanes 200, then all add 1 after the branches meet; then every lane
 // loops `lane` times summing 0..lane-1.
 const char* const kDiverge = R"(

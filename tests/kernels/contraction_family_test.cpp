@@ -91,18 +91,47 @@ TEST(ContractionFamily, RefusesProblemsTooLargeAndExpressionsThatDoNotParse) {
   EXPECT_DOUBLE_EQ(family.min_bytes(dense, custom), 8.0 * (2 * 32 * 32 + 2 * 32 * 32));
 }
 
-TEST(ContractionFamily, ATilesCoarseningsDivideTheExtentAndNeedTwoOperandsInTheOutput) {
+Config direct(int64_t block, int64_t coarsen, int64_t coarsen2) {
+  return {{"schedule", 0}, {"block", block}, {"coarsen", coarsen}, {"coarsen2", coarsen2}, {"unroll", 2}, {"tile", 1}};
+}
+
+Config tiled(int64_t block, int64_t coarsen, int64_t coarsen2, int64_t tile) {
+  return {{"schedule", 1}, {"block", block}, {"coarsen", coarsen}, {"coarsen2", coarsen2}, {"unroll", 1}, {"tile", tile}};
+}
+
+TEST(ContractionFamily, ADirectTilesCoarseningsDivideTheExtentAndNeedTwoOperandsInTheOutput) {
   const ContractionFamily family;
   const Problem p = make_problem(family, {{"extent", 12}}, Precision::uniform(Dtype::F64));
   const ParameterSpace s = family.space(p);
-  EXPECT_TRUE(s.valid({{"block", 128}, {"coarsen", 4}, {"coarsen2", 2}, {"unroll", 2}}));
-  EXPECT_FALSE(s.valid({{"block", 128}, {"coarsen", 8}, {"coarsen2", 1}, {"unroll", 2}}));
-  EXPECT_FALSE(s.valid({{"block", 128}, {"coarsen", 4}, {"coarsen2", 8}, {"unroll", 2}}));
+  EXPECT_TRUE(s.valid(direct(128, 4, 2)));
+  EXPECT_FALSE(s.valid(direct(128, 8, 1)));
+  EXPECT_FALSE(s.valid(direct(128, 4, 8)));
   // Every output index from A: no second direction.
   const Problem one_sided = make_problem(family, {{"expression", "C[i,j] += A[i,j,k] * B[k]"}, {"extent", 8}},
                                          Precision::uniform(Dtype::F64));
-  EXPECT_TRUE(family.space(one_sided).valid({{"block", 64}, {"coarsen", 2}, {"coarsen2", 1}, {"unroll", 1}}));
-  EXPECT_FALSE(family.space(one_sided).valid({{"block", 64}, {"coarsen", 2}, {"coarsen2", 2}, {"unroll", 1}}));
+  EXPECT_TRUE(family.space(one_sided).valid(direct(64, 2, 1)));
+  EXPECT_FALSE(family.space(one_sided).valid(direct(64, 2, 2)));
+}
+
+// The tiled block spans `tile` outputs along the fastest index and then the next index of its
+// operand, and block * coarsen * coarsen2 / tile along at most two of the other operand's.
+TEST(ContractionFamily, ATiledBlockSpansAtMostTwoIndicesOfEachOperand) {
+  const ContractionFamily family;
+  const Problem p = make_problem(family, {{"preset", "sd_t_d1_1"}, {"extent", 16}}, Precision::uniform(Dtype::F64));
+  const ParameterSpace s = family.space(p);
+  EXPECT_TRUE(s.valid(tiled(128, 2, 4, 32)));  // 16 x 2 along h3, h2; 16 x 2 along t2's h1, p5
+  EXPECT_FALSE(s.valid(tiled(128, 2, 4, 1024)));  // past the parameter's range
+  EXPECT_TRUE(s.valid(tiled(32, 1, 8, 16)));       // 16 along h3, 16 along h1
+  EXPECT_FALSE(s.valid(tiled(1024, 1, 2, 4))) << "512 along n: more than two of t2's indices";
+  EXPECT_FALSE(s.valid(tiled(128, 1, 1, 256))) << "256 threads along m in a block of 128";
+  EXPECT_FALSE(s.valid(tiled(64, 8, 1, 4))) << "coarsen beyond the tile";
+  EXPECT_FALSE(s.valid({{"schedule", 0}, {"block", 128}, {"coarsen", 1}, {"coarsen2", 1}, {"unroll", 1}, {"tile", 16}}));
+  // Every output index from A: the block has no n side, so its threads all lie along m.
+  const Problem one_sided = make_problem(family, {{"expression", "C[i,j] += A[i,j,k] * B[k]"}, {"extent", 8}},
+                                         Precision::uniform(Dtype::F64));
+  EXPECT_TRUE(family.space(one_sided).valid(tiled(32, 1, 1, 32)));
+  EXPECT_FALSE(family.space(one_sided).valid(tiled(64, 1, 1, 32)));
+  EXPECT_FALSE(family.space(one_sided).valid(tiled(32, 1, 1, 128))) << "8 x 16: j has 8";
 }
 
 TEST(ContractionFamily, TheWalkStartsInsideTheSpaceAndEveryStepStaysThere) {
@@ -110,16 +139,16 @@ TEST(ContractionFamily, TheWalkStartsInsideTheSpaceAndEveryStepStaysThere) {
   const Problem p = make_problem(family, {{"preset", "sd_t_d2_7"}, {"extent", 16}}, Precision::uniform(Dtype::F64));
   const ParameterSpace space = family.space(p);
   const CanonicalMoves moves = family.canonical_moves(p);
-  ASSERT_EQ(moves.starts.size(), 1u);
-  ASSERT_EQ(moves.directions.size(), 4u);
+  ASSERT_EQ(moves.starts.size(), 2u);  // one a schedule
+  ASSERT_EQ(moves.directions.size(), 5u);
   for (const CanonicalDirection& d : moves.directions) {
-    Config c = moves.starts.front();
     int steps = 0;
-    while (std::optional<Config> next = d.step(c)) {
-      EXPECT_TRUE(space.valid(*next)) << d.name << " " << space.violation(*next);
-      c = *next;
-      ++steps;
-    }
+    for (Config c : moves.starts)
+      while (std::optional<Config> next = d.step(c)) {
+        EXPECT_TRUE(space.valid(*next)) << d.name << " " << space.violation(*next);
+        c = *next;
+        ++steps;
+      }
     EXPECT_GT(steps, 0) << d.name << " never moves";
   }
 }
