@@ -74,6 +74,10 @@ struct WorkEstimate {
   // Blocks the run's launches dispatch in all, where many short blocks make the block
   // scheduler the limit (0: not counted).
   double blocks_dispatched = 0;
+  // Each block loads, computes and stores once, without a pipeline: its wait on its loads and
+  // its work follow one another, so the blocks' chains add to the DRAM time rather than hide
+  // under it.
+  bool single_stage = false;
 };
 
 // A canonical direction of the model-driven walk (SAAKE, digest-000 §2.9): thread-block

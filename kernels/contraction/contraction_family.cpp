@@ -27,6 +27,9 @@ std::string braced(const std::vector<int64_t>& v) {
 
 const std::vector<std::string> kSchedules = {"direct", "tiled"};
 constexpr int64_t kTiled = 1;
+// Registers a thread spends on indices and addresses besides its values (ptxas: 20-30).
+constexpr int64_t kIndexRegisters = 24;
+constexpr double kSectorBytes = 32;
 
 bool tiled(const Config& c) { return c.at("schedule") == kTiled; }
 
@@ -188,22 +191,64 @@ Verdict ContractionFamily::verify(const Problem& p, const PlanOutput& output, st
   return check_reduction_output(got, output.dtype, expected, [terms](size_t) { return terms; });
 }
 
+// The sectors a warp of the direct schedule reads of both operands for one summed term, every
+// one counted as an L2 request (the L1 hits among them are not told apart). A warp's lanes run
+// along the output's fastest index, coarsen outputs apart: an operand without that index is one
+// address for each other output point the warp spans; one with it at stride 1 is read whole;
+// at any larger stride (at least the extent) each lane reads a sector of its own.
+double direct_operand_sectors(const ContractionSpec& s, const DirectConfig& c, double element) {
+  const double lanes_along_x = std::min(32.0, static_cast<double>(s.extent / c.coarsen));
+  const size_t d2 = second_direction(s);
+  double sectors = 0;
+  for (const std::vector<std::string>* operand : {&s.a, &s.b}) {
+    const std::vector<int64_t> strides = s.strides_in(*operand, s.out);
+    const double loads = strides[0] != 0 ? static_cast<double>(c.coarsen)
+                         : d2 > 0 && strides[d2] != 0 ? static_cast<double>(c.coarsen2) : 1;
+    const double per_load = strides[0] == 0   ? std::max(1.0, 32.0 / lanes_along_x)
+                            : strides[0] == 1 ? std::min(32.0, std::ceil(32 * c.coarsen * element / kSectorBytes))
+                                              : 32;
+    sectors += loads * per_load;
+  }
+  return sectors;
+}
+
+// The first model's view. Both schedules move T3 once each way and the operands once from DRAM;
+// a thread's coarsen x coarsen2 old values are loads it issues together, the bytes a warp keeps
+// in flight (against the model's one 16-byte load a lane). The tiled schedule's blocks each read
+// their operand slices again, from L2 (which holds both operands), and hold them in shared
+// memory; its registers are the accumulators, a step's operand values and about 24 for indices.
 WorkEstimate ContractionFamily::estimate(const Workload& w, const Problem& p, const Config& config) const {
   const ContractionSpec s = ContractionSpec::of(p);
   const DirectConfig c = DirectConfig::of(config);
+  const double element = static_cast<double>(dtype_size(p.precision.input));
+  const double summed = static_cast<double>(s.contracted_elements());
   WorkEstimate e;
   e.dram_bytes = min_bytes(w, p);
   e.threads_per_block = static_cast<int32_t>(c.block);
-  // A thread's work: a multiply-add per output and summed term; the tiled schedule's copies of
-  // its slices add a term's share of them.
-  double per_warp = static_cast<double>(s.contracted_elements() * c.coarsen * c.coarsen2);
+  e.single_stage = true;
+  e.loads_in_flight = static_cast<double>(c.coarsen * c.coarsen2) * element / 16;
+  const int64_t words = static_cast<int64_t>(element) / 4;
+  e.registers_per_thread =
+      static_cast<int32_t>(words * (c.coarsen * c.coarsen2 + c.coarsen + c.coarsen2) + kIndexRegisters);
+  // A thread's work: a multiply-add per output and summed term, and the tiled schedule's share of
+  // its block's copies.
+  double per_warp = summed * static_cast<double>(c.coarsen * c.coarsen2);
   if (tiled(config)) {
     const ContractionTiling t = ContractionTiling::of(s, config);
     e.blocks = t.blocks(s);
     e.shared_bytes_per_block = t.shared_bytes(p.precision.input);
-    per_warp += static_cast<double>(s.contracted_elements() * (t.tm() + t.tn())) / static_cast<double>(c.block);
+    const double slice = summed * static_cast<double>(t.tm() + t.tn());
+    e.gather_bytes = static_cast<double>(e.blocks) * slice * element;
+    e.gather_footprint = static_cast<double>(s.a_elements() + s.b_elements()) * element;
+    e.dram_bytes += e.gather_bytes;
+    per_warp += slice / static_cast<double>(c.block);
   } else {
     e.blocks = direct_launch(s, c).grid.x;
+    const double requests = direct_operand_sectors(s, c, element) * summed *
+                            static_cast<double>(e.blocks * ((c.block + 31) / 32));
+    e.gather_bytes = requests * kSectorBytes;
+    e.gather_footprint = static_cast<double>(s.a_elements() + s.b_elements()) * element;
+    e.dram_bytes += e.gather_bytes;
   }
   const int64_t warps = e.blocks * ((c.block + 31) / 32);
   e.warp_work.assign(static_cast<size_t>(warps), per_warp);

@@ -105,6 +105,22 @@ TEST(FirstCostModel, TheFamilysSharedMemoryAndRegistersBoundTheResidentBlocks) {
   EXPECT_NEAR(predict(w, heavy, h100()).compute_us / light_blocks.compute_us, 8.0, 0.5);
 }
 
+// A kernel without a pipeline (each block loads, computes and stores once) does not hide its
+// blocks' chains under the DRAM time: the two add.
+TEST(FirstCostModel, ASingleStageKernelAddsItsChainsToTheDramTime) {
+  WorkEstimate w = balanced(1e3);
+  w.dram_bytes = 1e8;
+  const Prediction overlapped = predict(w, light(), h100());
+  ASSERT_GT(overlapped.memory_us, 0);
+  ASSERT_GT(overlapped.compute_us, 0);
+  w.single_stage = true;
+  const Prediction serial = predict(w, light(), h100());
+  EXPECT_DOUBLE_EQ(serial.memory_us, overlapped.memory_us);
+  EXPECT_DOUBLE_EQ(serial.compute_us, overlapped.compute_us);
+  EXPECT_DOUBLE_EQ(overlapped.time_us, overlapped.launch_us + std::max(overlapped.memory_us, overlapped.compute_us));
+  EXPECT_DOUBLE_EQ(serial.time_us, serial.launch_us + serial.memory_us + serial.compute_us);
+}
+
 // Millions of blocks are scheduled in runs of consecutive blocks: the busiest slot stays within
 // a few percent of the block-by-block list schedule, written out here.
 TEST(FirstCostModel, RunsOfManyBlocksKeepTheListSchedule) {
