@@ -53,6 +53,7 @@ struct KernelResources {
   int registers_per_thread = 0;
   int64_t shared_bytes = 0;  // static + dynamic, per block
   int threads_per_block = 0;
+  int64_t spill_bytes = 0;  // local-memory stores and loads ptxas added, per thread
 };
 
 // The per-block limits of the device (defaults: sm_80..sm_90).

@@ -25,6 +25,7 @@ std::string launch_violation(const KernelFamily& family, const Workload& workloa
     r.registers_per_thread = usage->second.registers;
     r.shared_bytes = int64_t{usage->second.shared_bytes} + step.shared_bytes;
     r.threads_per_block = static_cast<int>(step.block.x * step.block.y * step.block.z);
+    r.spill_bytes = int64_t{usage->second.spill_stores} + usage->second.spill_loads;
     if (std::string why = space.hardware_violation(config, r, limits); !why.empty()) return step.entry + ": " + why;
   }
   return "";

@@ -126,6 +126,10 @@ ParameterSpace ContractionFamily::space(const Problem& p) const {
       {"schedule tiled: the tile fits the kernel (contraction_tiled.h)", [spec](const Config& c) {
          return !tiled(c) || ContractionTiling::of(spec, c).violation(spec).empty();
        }}};
+  // The emulator reads PTX, which has no spills: a register tile ptxas moved to local memory
+  // (32 outputs a thread in a block of 1024 ran 16 times slower) is refused before it is ranked.
+  s.hardware_constraints = {{"a thread's outputs stay in registers (ptxas spills none)",
+                             [](const Config&, const KernelResources& r, const DeviceLimits&) { return r.spill_bytes == 0; }}};
   return s;
 }
 
