@@ -4,7 +4,9 @@
 // generated from their indices; out = in ± A·B written out of place so that every timed run
 // computes the same thing. A thread per register tile of outputs, tuned over block size, the
 // tile's two coarsenings and unrolling of the summed loop (the chapter's reshaping and
-// coarsening).
+// coarsening), in two schedules: operands read through the caches (contraction_direct.cu) or a
+// block's slices of them staged in shared memory (contraction_tiled.h), the block a tile of
+// the output.
 #include "kernels/kernel_family.h"
 
 namespace ktune {
