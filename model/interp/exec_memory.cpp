@@ -157,6 +157,56 @@ uint64_t atomic_apply(const Instruction& ins, uint64_t old, uint64_t b, uint64_t
   }
 }
 
+// cp.async [shared], [global], size(, valid): valid bytes copied (none read when 0), the rest of
+// size zeroed; at once, so that its commit and wait have nothing left to wait for.
+void exec_cp_async(uint32_t pc, const Instruction& ins, const PreparedInstruction& p, const PreparedKernel& k,
+                   RegisterFile regs, uint32_t exec, MemoryContext& m, MemoryEffect& effect) {
+  std::array<uint64_t, kMaxAccesses> addresses;
+  int read = 0;
+  for_lanes(exec, [&](uint32_t l) {
+    const uint32_t size = static_cast<uint32_t>(regs.get(p.slot[2], l));
+    const uint32_t valid =
+        ins.operand_count > 3 ? std::min<uint32_t>(size, static_cast<uint32_t>(regs.get(p.slot[3], l))) : size;
+    const uint64_t to = lane_address(ins.operands[0], p.slot[0], regs, l);
+    const uint64_t from = lane_address(ins.operands[1], p.slot[1], regs, l);
+    std::byte* where = locate(Target::Shared, to, size, false, k, pc, m, l, true);
+    if (valid > 0) {
+      std::memcpy(where, locate(Target::Global, from, valid, false, k, pc, m, l, false), valid);
+      addresses[read++] = from;
+    }
+    std::memset(where + valid, 0, size - valid);
+  });
+  effect.op_class = OpClass::GlobalLoad;
+  effect.transactions = count_sectors(addresses, read, m.sectors);
+}
+
+// ldmatrix.m8n8.x{1,2,4}[.trans].shared.b16: lanes 8j..8j+7 give the addresses of matrix j's
+// eight 16-byte rows; lane l receives, of each matrix, elements (l/4, 2(l%4)) and (l/4, 2(l%4)+1),
+// or with .trans (2(l%4), l/4) and (2(l%4)+1, l/4), the first in the low half.
+void exec_ldmatrix(uint32_t pc, const Instruction& ins, const PreparedInstruction& p, const PreparedKernel& k,
+                   RegisterFile regs, uint32_t exec, MemoryContext& m, MemoryEffect& effect) {
+  if (exec != 0xffffffffu) throw std::runtime_error("PTX interpreter: " + k.function->describe(pc) + " run by part of a warp");
+  const int matrices = ins.vector;
+  std::array<uint32_t, 4> d;
+  data_registers(ins.operands[0], p.slot[0], k, d);
+  std::array<std::array<uint16_t, 8>, 32> rows;
+  std::array<uint64_t, kMaxAccesses> addresses;
+  for (uint32_t lane = 0; lane < static_cast<uint32_t>(8 * matrices); ++lane) {
+    const uint64_t a = lane_address(ins.operands[1], p.slot[1], regs, lane);
+    std::memcpy(rows[lane].data(), locate(Target::Shared, a, 16, false, k, pc, m, lane, false), 16);
+    addresses[lane] = a;
+  }
+  for (uint32_t lane = 0; lane < 32; ++lane)
+    for (int j = 0; j < matrices; ++j) {
+      const uint32_t r = lane / 4, c = 2 * (lane % 4);
+      const uint32_t lo = ins.trans ? rows[8 * j + c][r] : rows[8 * j + r][c];
+      const uint32_t hi = ins.trans ? rows[8 * j + c + 1][r] : rows[8 * j + r][c + 1];
+      if (d[j] != kNoSlot) regs.at(d[j], lane) = lo | hi << 16;
+    }
+  effect.op_class = OpClass::SharedLoad;
+  effect.transactions = count_wavefronts(addresses, 8 * matrices, 16);
+}
+
 }  // namespace
 
 bool exec_memory(uint32_t pc, const Instruction& ins, const PreparedInstruction& p, const PreparedKernel& k,
@@ -169,6 +219,14 @@ bool exec_memory(uint32_t pc, const Instruction& ins, const PreparedInstruction&
       const uint64_t v = regs.get(a, l);
       regs.at(d, l) = ins.to_space ? v - shift : v + shift;
     });
+    return true;
+  }
+  if (ins.op == Opcode::CpAsync) {
+    exec_cp_async(pc, ins, p, k, regs, exec, m, effect);
+    return true;
+  }
+  if (ins.op == Opcode::Ldmatrix) {
+    exec_ldmatrix(pc, ins, p, k, regs, exec, m, effect);
     return true;
   }
   const bool load = ins.op == Opcode::Ld;

@@ -8,6 +8,7 @@
 #include "model/interp/exec_alu.h"
 #include "model/interp/exec_collective.h"
 #include "model/interp/exec_memory.h"
+#include "model/interp/exec_mma.h"
 #include "model/interp/interpreter.h"
 #include "workload/input_error.h"
 
@@ -81,8 +82,11 @@ struct LaunchInterpreter::State {
   State(const PtxFunction& fn, const LaunchStep& step, HostMemory& mem, InterpretLimits l)
       : f(fn), k(prepare_kernel(fn)), grid(step.grid), block(step.block), memory(mem), limits(l) {
     params = pack_arguments(fn, step, mem);
-    const uint64_t shared_bytes = uint64_t{fn.static_shared_bytes} + step.shared_bytes;
-    shared.resize(shared_bytes);
+    // The dynamic array starts where the static ones end, aligned as it is declared.
+    uint64_t dynamic_start = fn.static_shared_bytes;
+    for (const SharedVariable& v : fn.shared)
+      if (v.dynamic) dynamic_start = std::max<uint64_t>(dynamic_start, v.offset);
+    shared.resize(dynamic_start + step.shared_bytes);
     threads = block.x * block.y * block.z;
     if (threads == 0 || threads > 1024) {
       throw InputError("block of " + std::to_string(threads) + " threads for " + fn.name);
@@ -231,7 +235,7 @@ struct LaunchInterpreter::State {
         default: {
           top.pc = pc + 1;
           MemoryEffect effect;
-          if (exec_alu(ins, p, k, regs, exec) || exec_collective(ins, p, regs, exec)) {
+          if (exec_alu(ins, p, k, regs, exec) || exec_collective(ins, p, regs, exec) || exec_mma(ins, p, k, regs, exec)) {
           } else if (exec_memory(pc, ins, p, k, regs, exec, m, effect)) {
             if (traced) {
               op.op = effect.op_class;

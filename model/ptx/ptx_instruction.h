@@ -23,6 +23,10 @@ enum class Opcode : uint8_t {
   Shfl, Vote, Activemask, Bar, Membar,
   // atomics: Atom returns the old value, Red does not
   Atom, Red,
+  // tensor cores: a warp's matrix product (mma.sync), its fragments from shared memory
+  // (ldmatrix), and the asynchronous copy that fills it (cp.async; its commit and wait are
+  // Membar, since the interpreter copies at once)
+  Mma, Ldmatrix, CpAsync,
   // control
   Bra, Ret, Exit,
 };
@@ -30,7 +34,7 @@ const char* opcode_name(Opcode op);
 
 // Bit width and kind of a PTX fundamental type; None where the instruction has no type.
 enum class DataType : uint8_t {
-  None, Pred, B8, B16, B32, B64, U8, U16, U32, U64, S8, S16, S32, S64, F16, F32, F64,
+  None, Pred, B8, B16, B32, B64, U8, U16, U32, U64, S8, S16, S32, S64, F16, F32, F64, BF16,
 };
 const char* type_name(DataType t);
 
@@ -40,7 +44,7 @@ inline int type_bits(DataType t) {  // 0 for None, 1 for Pred
     case DataType::None: return 0;
     case DataType::Pred: return 1;
     case DataType::B8: case DataType::U8: case DataType::S8: return 8;
-    case DataType::B16: case DataType::U16: case DataType::S16: case DataType::F16: return 16;
+    case DataType::B16: case DataType::U16: case DataType::S16: case DataType::F16: case DataType::BF16: return 16;
     case DataType::B32: case DataType::U32: case DataType::S32: case DataType::F32: return 32;
     case DataType::B64: case DataType::U64: case DataType::S64: case DataType::F64: return 64;
   }
@@ -108,7 +112,7 @@ struct Operand {
 };
 
 inline constexpr int kMaxOperands = 6;
-inline constexpr int kMaxReads = 8;
+inline constexpr int kMaxReads = 12;  // mma reads 4 + 2 + 4 registers and a guard
 inline constexpr int kMaxWrites = 5;
 
 struct Instruction {
@@ -129,6 +133,7 @@ struct Instruction {
   bool uniform = false;       // bra.uni
   bool ftz = false, sat = false, approx = false;
   bool to_space = false;   // cvta.to.<space> (generic -> space) rather than cvta.<space>
+  bool trans = false;      // ldmatrix.trans
   bool guard_negated = false;
   uint16_t guard = kNoReg;  // @%p / @!%p
   uint8_t operand_count = 0;

@@ -43,6 +43,7 @@ const Table<Opcode>& opcodes() {
       {"activemask", Opcode::Activemask},
       {"bar", Opcode::Bar},     {"barrier", Opcode::Bar},   {"membar", Opcode::Membar},
       {"fence", Opcode::Membar}, {"atom", Opcode::Atom},    {"red", Opcode::Red},
+      {"mma", Opcode::Mma},     {"ldmatrix", Opcode::Ldmatrix}, {"cp", Opcode::CpAsync},
       {"bra", Opcode::Bra},     {"ret", Opcode::Ret},       {"exit", Opcode::Exit},
   };
   return t;
@@ -125,6 +126,8 @@ Instruction decode_opcode(std::string_view word, uint32_t line) {
   };
   if (!lookup(opcodes(), base, ins.op)) throw fail("unknown opcode '" + std::string(base) + "'");
   std::string_view rest = dot == std::string_view::npos ? std::string_view() : word.substr(dot + 1);
+  int mma_types = 0;        // mma's d, a, b, c types seen
+  bool async_seen = false;  // cp's ".async"
   while (!rest.empty()) {
     const size_t next = rest.find('.');
     const std::string_view m = rest.substr(0, next);
@@ -134,7 +137,31 @@ Instruction decode_opcode(std::string_view word, uint32_t line) {
     Rounding rounding;
     CmpOp cmp;
     AtomicOp atomic;
-    if (ins.op == Opcode::Setp && ins.cmp == CmpOp::None && lookup(comparisons(), m, cmp)) {
+    if (ins.op == Opcode::Mma && (m == "m16n8k16" || m == "row" || m == "col")) {
+      // the one shape and layout the tensor-core kernels use; others fail below as unknown
+    } else if (ins.op == Opcode::Mma && m != "sync" && m != "aligned" && m != "f32" && m != "f16" && m != "bf16") {
+      throw fail("this mma is not modelled (." + std::string(m) + ")");
+    } else if (ins.op == Opcode::Mma && (m == "f32" || m == "f16" || m == "bf16")) {
+      // d, a, b, c: d and c must be f32, a and b alike (checked below)
+      const DataType t = m == "f32" ? DataType::F32 : m == "f16" ? DataType::F16 : DataType::BF16;
+      if (mma_types == 0) ins.type = t;
+      else if (mma_types == 1) ins.type2 = t;
+      else if ((mma_types == 2 && t != ins.type2) || (mma_types == 3 && t != ins.type) || mma_types > 3)
+        throw fail("this mma is not modelled (mixed operand or accumulator types)");
+      ++mma_types;
+    } else if (ins.op == Opcode::Ldmatrix && (m == "m8n8" || m == "x1" || m == "x2" || m == "x4" || m == "trans")) {
+      if (m == "trans") ins.trans = true;
+      else if (m != "m8n8") ins.vector = static_cast<uint8_t>(m[1] - '0');
+    } else if (ins.op == Opcode::CpAsync && !async_seen) {
+      if (m != "async") throw fail("unknown opcode 'cp." + std::string(m) + "'");
+      async_seen = true;
+    } else if (ins.op == Opcode::CpAsync && (m == "commit_group" || m == "wait_group" || m == "wait_all")) {
+      ins.op = Opcode::Membar;  // the interpreter's copies land at once: nothing to wait for
+    } else if (ins.op == Opcode::CpAsync) {
+      // always shared from global; the bulk and mbarrier forms (TMA) are other instructions
+      if (m != "shared" && m != "global" && m != "ca" && m != "cg")
+        throw fail("unknown opcode 'cp.async." + std::string(m) + "'");
+    } else if (ins.op == Opcode::Setp && ins.cmp == CmpOp::None && lookup(comparisons(), m, cmp)) {
       ins.cmp = cmp;
     } else if (ins.op == Opcode::Setp && (m == "and" || m == "or" || m == "xor")) {
       ins.bool_op = m == "and" ? BoolOp::And : m == "or" ? BoolOp::Or : BoolOp::Xor;
@@ -202,7 +229,15 @@ Instruction decode_opcode(std::string_view word, uint32_t line) {
        ins.op == Opcode::Red) && (ins.space == StateSpace::Local || ins.space == StateSpace::Const)) {
     throw fail("local and constant memory are not modelled");
   }
-  if (ins.type == DataType::F16 || ins.type2 == DataType::F16) throw fail("f16 is not modelled");
+  if (ins.op == Opcode::CpAsync && !async_seen) throw fail("unknown opcode 'cp'");
+  if (ins.op == Opcode::Mma && (mma_types != 4 || ins.type != DataType::F32 || ins.type2 == DataType::F32 ||
+                                word.find("m16n8k16") == std::string_view::npos || word.find(".row.col") == std::string_view::npos))
+    throw fail("this mma is not modelled (only m16n8k16.row.col with f32 accumulators and bf16 or f16 inputs)");
+  if (ins.op == Opcode::Ldmatrix && (ins.type != DataType::B16 || ins.space != StateSpace::Shared))
+    throw fail("ldmatrix needs .shared.b16");
+  if (ins.op != Opcode::Mma && (ins.type == DataType::F16 || ins.type2 == DataType::F16 ||
+                                ins.type == DataType::BF16 || ins.type2 == DataType::BF16))
+    throw fail("f16 and bf16 are modelled in mma only");
   return ins;
 }
 

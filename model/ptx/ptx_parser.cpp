@@ -31,7 +31,7 @@ const std::pair<std::string_view, Special> kSpecials[] = {
 // Operations with no destination register; every other one writes its first operand.
 bool has_destination(const Instruction& ins) {
   switch (ins.op) {
-    case Opcode::St: case Opcode::Red: case Opcode::Bar: case Opcode::Membar:
+    case Opcode::St: case Opcode::Red: case Opcode::Bar: case Opcode::Membar: case Opcode::CpAsync:
     case Opcode::Bra: case Opcode::Ret: case Opcode::Exit:
       return false;
     default:

@@ -2,8 +2,10 @@
 // every decomposition (data-parallel, split-K, Stream-K at several grids, the hybrid) over a
 // few tiles, on odd shapes (33 x 47 x 65, batches of 2) in every layout, f32 and f64, and C must
 // pass the family's sampled check. k spans many Stream-K ranges, so tiles are fixed up from
-// two to many peers. A kernel that drops the last k-slice must fail. The tensor-core kernels
-// are compile-checked only (tests/kernels/gemm_compile_test.cpp): the interpreter runs no mma.
+// two to many peers. A kernel that drops the last k-slice must fail. The mma.sync tensor-core
+// kernel (ldmatrix, cp.async) runs too, bf16 and f16, in every layout, on an aligned shape (16-byte
+// cp.async chunks) and a ragged one; wgmma and DMMA are compile-checked only
+// (tests/kernels/gemm_compile_test.cpp).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -78,6 +80,48 @@ TEST(GemmInterp, EveryDecompositionComputesTheSampledReference) {
     const PlanOutput& out = plan.outputs.at(0);
     const std::vector<double> got = compute_outputs(*r.module.get(), plan).at("c");
     const Verdict v = family.verify(r.problem, out, output_bytes(got, out.dtype), reference, check_data_of(plan));
+    EXPECT_TRUE(v.ok) << v.message;
+  }
+}
+
+Config mma_sync(const char* decomposition, int64_t bm, int64_t bn, int64_t bk, int64_t tm, int64_t tn, int64_t stages,
+                int64_t split, int64_t sk_grid) {
+  Config c = tile(decomposition, bm, bn, bk, tm, tn, stages, split, sk_grid);
+  c["mma"] = 0;  // sync
+  return c;
+}
+
+TEST(GemmInterp, TheMmaSyncKernelComputesTheSampledReference) {
+  const GemmFamily family;
+  const Workload dense{WorkloadKind::Dense, {}};
+  ThreadPool pool;
+  std::vector<PendingRun> runs;
+  for (Dtype dtype : {Dtype::BF16, Dtype::F16})
+    for (const char* layout : {"nn", "nt", "tn", "tt"})
+      for (const auto& [m, n, k] : {std::array<int64_t, 3>{64, 48, 96}, std::array<int64_t, 3>{33, 47, 65}}) {
+        const Problem p = make_problem(family, {{"m", m}, {"n", n}, {"k", k}, {"layout", layout}},
+                                       Precision{dtype, Dtype::F32, Dtype::F32});
+        for (const Config& config : {mma_sync("data_parallel", 32, 32, 32, 16, 16, 2, 1, 132),
+                                     mma_sync("stream_k", 64, 32, 16, 32, 16, 3, 1, 4)}) {
+          ASSERT_TRUE(family.space(p).valid(config)) << family.space(p).violation(config);
+          runs.push_back({family.space(p).canonical(config) + " " + layout + " " + to_string(dtype) + " " +
+                              std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k),
+                          p, config, pool.submit([&family, p, config] { return module_of(family, p, config); })});
+        }
+      }
+  for (PendingRun& r : runs) {
+    SCOPED_TRACE(r.what);
+    const LaunchPlan plan = family.prepare(dense, r.problem, r.config);
+    const PlanOutput& out = plan.outputs.at(0);
+    std::vector<double> got;
+    try {
+      got = compute_outputs(*r.module.get(), plan).at("c");
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << e.what();
+      continue;
+    }
+    const Verdict v = family.verify(r.problem, out, output_bytes(got, out.dtype), family.reference(dense, r.problem).at("c"),
+                                    check_data_of(plan));
     EXPECT_TRUE(v.ok) << v.message;
   }
 }

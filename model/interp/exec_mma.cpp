@@ -1,0 +1,75 @@
+#include "model/interp/exec_mma.h"
+
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+namespace ktune::interp {
+
+using namespace ptx;
+
+namespace {
+
+float half_to_float(uint16_t h) {
+  const int exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+  const float sign = h & 0x8000 ? -1.0f : 1.0f;
+  if (exponent == 0) return sign * std::ldexp(static_cast<float>(mantissa), -24);
+  if (exponent == 31) return mantissa ? NAN : sign * INFINITY;
+  return sign * std::ldexp(static_cast<float>(mantissa | 0x400), exponent - 25);
+}
+
+float input_value(uint32_t word, int half, DataType t) {
+  const uint16_t bits = static_cast<uint16_t>(word >> (16 * half));
+  if (t == DataType::F16) return half_to_float(bits);
+  const uint32_t f = uint32_t{bits} << 16;  // bf16: the upper half of an f32
+  float v;
+  std::memcpy(&v, &f, 4);
+  return v;
+}
+
+// The registers of a vector operand, in order.
+std::array<uint32_t, 4> vector_slots(const Operand& o, const PreparedKernel& k) {
+  std::array<uint32_t, 4> slots{};
+  for (int e = 0; e < o.count && e < 4; ++e) slots[e] = k.function->vector_regs[o.reg + e];
+  return slots;
+}
+
+}  // namespace
+
+bool exec_mma(const Instruction& ins, const PreparedInstruction&, const PreparedKernel& k, RegisterFile regs,
+              uint32_t exec) {
+  if (ins.op != Opcode::Mma) return false;
+  if (exec != 0xffffffffu) throw std::runtime_error("PTX interpreter: mma.sync.aligned run by part of a warp");
+  const std::array<uint32_t, 4> d = vector_slots(ins.operands[0], k), a = vector_slots(ins.operands[1], k),
+                                b = vector_slots(ins.operands[2], k), c = vector_slots(ins.operands[3], k);
+  float A[16][16], B[16][8], C[16][8];
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    const int g = static_cast<int>(lane / 4), t = static_cast<int>(lane % 4);
+    for (int r = 0; r < 4; ++r) {  // a0: (g, 2t..), a1: (g + 8, 2t..), a2: (g, 2t + 8..), a3: (g + 8, 2t + 8..)
+      const uint32_t word = static_cast<uint32_t>(regs.get(a[r], lane));
+      const int row = g + (r % 2) * 8, col = 2 * t + (r / 2) * 8;
+      A[row][col] = input_value(word, 0, ins.type2);
+      A[row][col + 1] = input_value(word, 1, ins.type2);
+    }
+    for (int r = 0; r < 2; ++r) {  // b0: (2t.., g), b1: (2t + 8.., g)
+      const uint32_t word = static_cast<uint32_t>(regs.get(b[r], lane));
+      B[2 * t + r * 8][g] = input_value(word, 0, ins.type2);
+      B[2 * t + r * 8 + 1][g] = input_value(word, 1, ins.type2);
+    }
+    for (int r = 0; r < 4; ++r)  // c0, c1: (g, 2t), (g, 2t + 1); c2, c3: row g + 8
+      C[g + (r / 2) * 8][2 * t + r % 2] = as_f32(regs.get(c[r], lane));
+  }
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    const int g = static_cast<int>(lane / 4), t = static_cast<int>(lane % 4);
+    for (int r = 0; r < 4; ++r) {
+      const int row = g + (r / 2) * 8, col = 2 * t + r % 2;
+      float sum = C[row][col];
+      for (int kk = 0; kk < 16; ++kk) sum += A[row][kk] * B[kk][col];
+      regs.at(d[r], lane) = f32_to_bits(sum);
+    }
+  }
+  return true;
+}
+
+}  // namespace ktune::interp
