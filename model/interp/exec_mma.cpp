@@ -29,10 +29,34 @@ float input_value(uint32_t word, int half, DataType t) {
 }
 
 // The registers of a vector operand, in order.
-std::array<uint32_t, 4> vector_slots(const Operand& o, const PreparedKernel& k) {
-  std::array<uint32_t, 4> slots{};
-  for (int e = 0; e < o.count && e < 4; ++e) slots[e] = k.function->vector_regs[o.reg + e];
+std::array<uint32_t, 8> vector_slots(const Operand& o, const PreparedKernel& k) {
+  std::array<uint32_t, 8> slots{};
+  for (int e = 0; e < o.count && e < 8; ++e) slots[e] = k.function->vector_regs[o.reg + e];
   return slots;
+}
+
+// f64 m16n8k8 and m16n8k16: A's register r holds row g + 8 (r % 2) at k = t + 4 (r / 2), B's
+// register v column g at k = t + 4v, C and D as for f32 (elements 2t and 2t + 1 of rows g, g + 8).
+void exec_dmma(const Instruction& ins, const PreparedKernel& k, RegisterFile regs) {
+  const std::array<uint32_t, 8> d = vector_slots(ins.operands[0], k), a = vector_slots(ins.operands[1], k),
+                                b = vector_slots(ins.operands[2], k), c = vector_slots(ins.operands[3], k);
+  const int depth = ins.mma_k;
+  double A[16][16], B[16][8], C[16][8];
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    const int g = static_cast<int>(lane / 4), t = static_cast<int>(lane % 4);
+    for (int r = 0; r < depth / 2; ++r) A[g + 8 * (r % 2)][t + 4 * (r / 2)] = as_f64(regs.get(a[r], lane));
+    for (int v = 0; v < depth / 4; ++v) B[t + 4 * v][g] = as_f64(regs.get(b[v], lane));
+    for (int r = 0; r < 4; ++r) C[g + (r / 2) * 8][2 * t + r % 2] = as_f64(regs.get(c[r], lane));
+  }
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    const int g = static_cast<int>(lane / 4), t = static_cast<int>(lane % 4);
+    for (int r = 0; r < 4; ++r) {
+      const int row = g + (r / 2) * 8, col = 2 * t + r % 2;
+      double sum = C[row][col];
+      for (int kk = 0; kk < depth; ++kk) sum = std::fma(A[row][kk], B[kk][col], sum);
+      regs.at(d[r], lane) = f64_to_bits(sum);
+    }
+  }
 }
 
 }  // namespace
@@ -41,7 +65,11 @@ bool exec_mma(const Instruction& ins, const PreparedInstruction&, const Prepared
               uint32_t exec) {
   if (ins.op != Opcode::Mma) return false;
   if (exec != 0xffffffffu) throw std::runtime_error("PTX interpreter: mma.sync.aligned run by part of a warp");
-  const std::array<uint32_t, 4> d = vector_slots(ins.operands[0], k), a = vector_slots(ins.operands[1], k),
+  if (ins.type == DataType::F64) {
+    exec_dmma(ins, k, regs);
+    return true;
+  }
+  const std::array<uint32_t, 8> d = vector_slots(ins.operands[0], k), a = vector_slots(ins.operands[1], k),
                                 b = vector_slots(ins.operands[2], k), c = vector_slots(ins.operands[3], k);
   float A[16][16], B[16][8], C[16][8];
   for (uint32_t lane = 0; lane < 32; ++lane) {

@@ -1,7 +1,8 @@
 #pragma once
-// The warp's matrix product mma.sync.aligned.m16n8k16.row.col, f32 += bf16 or f16 products, as
-// the PTX ISA lays its fragments over the lanes: every lane's sources are gathered into A
-// (16 x 16), B (16 x 8) and C before D is written (D may be C's registers).
+// The warp's matrix product mma.sync.aligned.row.col: m16n8k16 with f32 += bf16 or f16
+// products, m16n8k8 and m16n8k16 of f64 (DMMA), as the PTX ISA lays their fragments over the
+// lanes: every lane's sources are gathered into A (16 x k), B (k x 8) and C before D is written
+// (D may be C's registers).
 #include <cstdint>
 
 #include "model/interp/lane_values.h"

@@ -112,7 +112,7 @@ struct Operand {
 };
 
 inline constexpr int kMaxOperands = 6;
-inline constexpr int kMaxReads = 12;  // mma reads 4 + 2 + 4 registers and a guard
+inline constexpr int kMaxReads = 18;  // f64 mma reads 8 + 4 + 4 registers and a guard
 inline constexpr int kMaxWrites = 5;
 
 struct Instruction {
@@ -134,6 +134,7 @@ struct Instruction {
   bool ftz = false, sat = false, approx = false;
   bool to_space = false;   // cvta.to.<space> (generic -> space) rather than cvta.<space>
   bool trans = false;      // ldmatrix.trans
+  uint8_t mma_k = 0;       // mma.m16n8k<mma_k>
   bool guard_negated = false;
   uint16_t guard = kNoReg;  // @%p / @!%p
   uint8_t operand_count = 0;

@@ -137,13 +137,15 @@ Instruction decode_opcode(std::string_view word, uint32_t line) {
     Rounding rounding;
     CmpOp cmp;
     AtomicOp atomic;
-    if (ins.op == Opcode::Mma && (m == "m16n8k16" || m == "row" || m == "col")) {
-      // the one shape and layout the tensor-core kernels use; others fail below as unknown
-    } else if (ins.op == Opcode::Mma && m != "sync" && m != "aligned" && m != "f32" && m != "f16" && m != "bf16") {
+    if (ins.op == Opcode::Mma && (m == "m16n8k16" || m == "m16n8k8")) {
+      ins.mma_k = m == "m16n8k16" ? 16 : 8;
+    } else if (ins.op == Opcode::Mma && (m == "row" || m == "col" || m == "sync" || m == "aligned")) {
+      // the layout every mma.sync of these shapes takes (checked below)
+    } else if (ins.op == Opcode::Mma && m != "f32" && m != "f16" && m != "bf16" && m != "f64") {
       throw fail("this mma is not modelled (." + std::string(m) + ")");
-    } else if (ins.op == Opcode::Mma && (m == "f32" || m == "f16" || m == "bf16")) {
-      // d, a, b, c: d and c must be f32, a and b alike (checked below)
-      const DataType t = m == "f32" ? DataType::F32 : m == "f16" ? DataType::F16 : DataType::BF16;
+    } else if (ins.op == Opcode::Mma) {
+      // d, a, b, c: a and b alike, c as d (checked below)
+      const DataType t = m == "f32" ? DataType::F32 : m == "f16" ? DataType::F16 : m == "bf16" ? DataType::BF16 : DataType::F64;
       if (mma_types == 0) ins.type = t;
       else if (mma_types == 1) ins.type2 = t;
       else if ((mma_types == 2 && t != ins.type2) || (mma_types == 3 && t != ins.type) || mma_types > 3)
@@ -230,9 +232,11 @@ Instruction decode_opcode(std::string_view word, uint32_t line) {
     throw fail("local and constant memory are not modelled");
   }
   if (ins.op == Opcode::CpAsync && !async_seen) throw fail("unknown opcode 'cp'");
-  if (ins.op == Opcode::Mma && (mma_types != 4 || ins.type != DataType::F32 || ins.type2 == DataType::F32 ||
-                                word.find("m16n8k16") == std::string_view::npos || word.find(".row.col") == std::string_view::npos))
-    throw fail("this mma is not modelled (only m16n8k16.row.col with f32 accumulators and bf16 or f16 inputs)");
+  const bool half_inputs = ins.type == DataType::F32 && (ins.type2 == DataType::BF16 || ins.type2 == DataType::F16);
+  const bool doubles = ins.type == DataType::F64 && ins.type2 == DataType::F64;
+  if (ins.op == Opcode::Mma && (mma_types != 4 || word.find(".row.col") == std::string_view::npos ||
+                                !((half_inputs && ins.mma_k == 16) || (doubles && ins.mma_k != 0))))
+    throw fail("this mma is not modelled (only row.col m16n8k16 of bf16 or f16 into f32, and m16n8k8 or m16n8k16 of f64)");
   if (ins.op == Opcode::Ldmatrix && (ins.type != DataType::B16 || ins.space != StateSpace::Shared))
     throw fail("ldmatrix needs .shared.b16");
   if (ins.op != Opcode::Mma && (ins.type == DataType::F16 || ins.type2 == DataType::F16 ||

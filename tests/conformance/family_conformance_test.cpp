@@ -44,7 +44,7 @@ Workload small_workload(const KernelFamily& family) {
   return w;
 }
 
-// The PTX interpreter does not run every instruction yet (wgmma, TMA, DMMA's f64 mma): a kernel
+// The PTX interpreter does not run every instruction yet (wgmma, TMA): a kernel
 // it cannot parse is checked by compiling only (SourcesCompileForSm90WithoutSpills).
 bool interpreter_lacks_an_instruction(const InputError& e) {
   const std::string what = e.what();

@@ -2,10 +2,10 @@
 // every decomposition (data-parallel, split-K, Stream-K at several grids, the hybrid) over a
 // few tiles, on odd shapes (33 x 47 x 65, batches of 2) in every layout, f32 and f64, and C must
 // pass the family's sampled check. k spans many Stream-K ranges, so tiles are fixed up from
-// two to many peers. A kernel that drops the last k-slice must fail. The mma.sync tensor-core
-// kernel (ldmatrix, cp.async) runs too, bf16 and f16, in every layout, on an aligned shape (16-byte
-// cp.async chunks) and a ragged one; wgmma and DMMA are compile-checked only
-// (tests/kernels/gemm_compile_test.cpp).
+// two to many peers. A kernel that drops the last k-slice must fail. The tensor-core kernels of
+// mma.sync run too (ldmatrix, cp.async): bf16 and f16, and f64's DMMA at both of its k depths,
+// in every layout, on an aligned shape (16-byte cp.async chunks) and a ragged one; wgmma is
+// compile-checked only (tests/kernels/gemm_compile_test.cpp).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -84,25 +84,32 @@ TEST(GemmInterp, EveryDecompositionComputesTheSampledReference) {
   }
 }
 
+// mma 0 is sync for bf16 and f16, 1 is dmma for f64.
 Config mma_sync(const char* decomposition, int64_t bm, int64_t bn, int64_t bk, int64_t tm, int64_t tn, int64_t stages,
-                int64_t split, int64_t sk_grid) {
+                int64_t split, int64_t sk_grid, int64_t mma) {
   Config c = tile(decomposition, bm, bn, bk, tm, tn, stages, split, sk_grid);
-  c["mma"] = 0;  // sync
+  c["mma"] = mma;
   return c;
 }
 
-TEST(GemmInterp, TheMmaSyncKernelComputesTheSampledReference) {
+TEST(GemmInterp, TheMmaSyncKernelsComputeTheSampledReference) {
   const GemmFamily family;
   const Workload dense{WorkloadKind::Dense, {}};
   ThreadPool pool;
   std::vector<PendingRun> runs;
-  for (Dtype dtype : {Dtype::BF16, Dtype::F16})
+  for (Dtype dtype : {Dtype::BF16, Dtype::F16, Dtype::F64})
     for (const char* layout : {"nn", "nt", "tn", "tt"})
       for (const auto& [m, n, k] : {std::array<int64_t, 3>{64, 48, 96}, std::array<int64_t, 3>{33, 47, 65}}) {
+        const bool f64 = dtype == Dtype::F64;
         const Problem p = make_problem(family, {{"m", m}, {"n", n}, {"k", k}, {"layout", layout}},
-                                       Precision{dtype, Dtype::F32, Dtype::F32});
-        for (const Config& config : {mma_sync("data_parallel", 32, 32, 32, 16, 16, 2, 1, 132),
-                                     mma_sync("stream_k", 64, 32, 16, 32, 16, 3, 1, 4)}) {
+                                       f64 ? Precision::uniform(dtype) : Precision{dtype, Dtype::F32, Dtype::F32});
+        // DMMA: k-slices of 16 (m16n8k16) and 8 (m16n8k8).
+        const std::vector<Config> kernels =
+            f64 ? std::vector<Config>{mma_sync("data_parallel", 32, 32, 16, 16, 16, 2, 1, 132, 1),
+                                      mma_sync("stream_k", 64, 32, 8, 32, 16, 3, 1, 4, 1)}
+                : std::vector<Config>{mma_sync("data_parallel", 32, 32, 32, 16, 16, 2, 1, 132, 0),
+                                      mma_sync("stream_k", 64, 32, 16, 32, 16, 3, 1, 4, 0)};
+        for (const Config& config : kernels) {
           ASSERT_TRUE(family.space(p).valid(config)) << family.space(p).violation(config);
           runs.push_back({family.space(p).canonical(config) + " " + layout + " " + to_string(dtype) + " " +
                               std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k),

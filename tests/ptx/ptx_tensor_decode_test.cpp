@@ -1,5 +1,5 @@
 // The tensor-core instructions the interpreter runs (tests/interp/gemm_interp_test.cpp runs them
-// in the mma.sync GEMM), decoded with what it needs of them, and the ones it does not run
+// in the mma.sync and DMMA GEMMs), decoded with what it needs of them, and the ones it does not run
 // refused in words the conformance suite recognises ("unknown opcode", "is not modelled").
 #include <gtest/gtest.h>
 
@@ -24,6 +24,10 @@ TEST(PtxTensorDecode, MmaLdmatrixAndCpAsyncDecodeWithWhatTheInterpreterNeeds) {
   EXPECT_EQ(mma.type, DataType::F32);
   EXPECT_EQ(mma.type2, DataType::BF16);
   EXPECT_EQ(decode_opcode("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 1).type2, DataType::F16);
+  const Instruction dmma = decode_opcode("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64", 1);
+  EXPECT_EQ(dmma.type, DataType::F64);
+  EXPECT_EQ(dmma.mma_k, 8);
+  EXPECT_EQ(decode_opcode("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64", 1).mma_k, 16);
   const Instruction ld = decode_opcode("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16", 1);
   EXPECT_EQ(ld.op, Opcode::Ldmatrix);
   EXPECT_EQ(ld.vector, 4);
@@ -38,7 +42,7 @@ TEST(PtxTensorDecode, MmaLdmatrixAndCpAsyncDecodeWithWhatTheInterpreterNeeds) {
 }
 
 TEST(PtxTensorDecode, WhatTheInterpreterDoesNotRunIsRefusedInWordsTheConformanceSuiteKnows) {
-  EXPECT_NE(refusal("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64").find("is not modelled"), std::string::npos);
+  EXPECT_NE(refusal("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64").find("is not modelled"), std::string::npos);
   EXPECT_NE(refusal("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32").find("is not modelled"), std::string::npos);
   EXPECT_NE(refusal("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16").find("is not modelled"), std::string::npos);
   EXPECT_NE(refusal("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes").find("unknown opcode"),
