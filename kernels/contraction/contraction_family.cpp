@@ -19,12 +19,6 @@ namespace {
 // What one problem may ask of a device: T3 in and out, A and B.
 constexpr double kMaxContractionBytes = 32.0 * (1ull << 30);
 
-std::string braced(const std::vector<int64_t>& v) {
-  std::string s = "{";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]) + "LL";
-  return s + "}";
-}
-
 const std::vector<std::string> kSchedules = {"direct", "tiled"};
 constexpr int64_t kTiled = 1;
 // Registers a thread spends on indices and addresses besides its values (ptxas: 20-30).

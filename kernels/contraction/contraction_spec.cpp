@@ -173,6 +173,12 @@ std::vector<int64_t> ContractionSpec::strides_in(const std::vector<std::string>&
   return strides;
 }
 
+std::string braced(const std::vector<int64_t>& v) {
+  std::string s = "{";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]) + "LL";
+  return s + "}";
+}
+
 std::string ContractionSpec::text() const {
   return out_name + "[" + joined(out) + "] " + (sign < 0 ? "-=" : "+=") + " " + a_name + "[" + joined(a) + "] * " +
          b_name + "[" + joined(b) + "]";

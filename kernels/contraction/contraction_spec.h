@@ -41,6 +41,9 @@ struct ContractionSpec {
   std::string text() const;  // the canonical expression
 };
 
+// A kernel's compile-time array of strides or tiles, "{1LL,16LL,...}" (a -D value).
+std::string braced(const std::vector<int64_t>& v);
+
 // The presets by name, in order: sd_t_d1_1..9 then sd_t_d2_1..9.
 const std::vector<std::pair<std::string, std::string>>& contraction_presets();
 

@@ -19,12 +19,6 @@ int64_t ceil_power_of_two(int64_t n) {
   return p;
 }
 
-std::string braced(const std::vector<int64_t>& v) {
-  std::string s = "{";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]) + "LL";
-  return s + "}";
-}
-
 // The output positions `operand` holds, by increasing stride in it, leaving out position 0.
 std::vector<int> held_by_stride(const ContractionSpec& s, const std::vector<std::string>& operand) {
   const std::vector<int64_t> strides = s.strides_in(operand, s.out);
