@@ -302,3 +302,33 @@ template <int N>
 __device__ __forceinline__ void kt_cp_async_wait() {
   asm volatile("cp.async.wait_group %0;" ::"n"(N));
 }
+
+// The cp.async ring over `iterations` k-slices of one tile, from slice it0: KT_STAGES - 1 slices
+// in flight while `compute(sa_stage, sb_stage)` works on the oldest. sa and sb are the rings'
+// bases; the stage layouts are the kernel's (its padding), hence template parameters. Ends with
+// every copy landed, so the caller may reuse the ring.
+template <int A_LD, int B_LD, int A_STAGE, int B_STAGE, typename Compute>
+__device__ __forceinline__ void kt_ring_mainloop(KT_IN* sa, KT_IN* sb, const KT_IN* a, const KT_IN* b,
+                                                 const KtSchedule& s, int row0, int col0, int it0, int iterations,
+                                                 Compute compute) {
+  __syncthreads();  // every warp is done with the previous tile's slices
+#pragma unroll
+  for (int st = 0; st < KT_STAGES - 1; ++st) {
+    if (st < iterations)
+      kt_load_stage<A_LD, B_LD>(sa + st * A_STAGE, sb + st * B_STAGE, a, b, s, row0, col0, (it0 + st) * KT_BK);
+    kt_cp_async_commit();
+  }
+  int read = 0, write = KT_STAGES - 1;
+  for (int i = 0; i < iterations; ++i) {
+    kt_cp_async_wait<KT_STAGES - 2>();  // slice i has landed (this thread's chunks)
+    __syncthreads();                    // ... every thread's, and slice i - 1's stage is free
+    if (i + KT_STAGES - 1 < iterations)
+      kt_load_stage<A_LD, B_LD>(sa + write * A_STAGE, sb + write * B_STAGE, a, b, s, row0, col0,
+                                (it0 + i + KT_STAGES - 1) * KT_BK);
+    kt_cp_async_commit();
+    compute(sa + read * A_STAGE, sb + read * B_STAGE);
+    read = read + 1 == KT_STAGES ? 0 : read + 1;
+    write = write + 1 == KT_STAGES ? 0 : write + 1;
+  }
+  kt_cp_async_wait<0>();
+}

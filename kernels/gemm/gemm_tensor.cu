@@ -92,27 +92,9 @@ __device__ __forceinline__ void kt_mac_loop(const KT_IN* a, const KT_IN* b, cons
   KT_IN* sb = smem + KT_STAGES * KT_A_STAGE;
 #pragma unroll
   for (int q = 0; q < KT_PER_THREAD; ++q) acc[q] = 0.0f;
-  const int iterations = it1 - it0;
-  __syncthreads();  // every warp is done with the previous tile's slices
-#pragma unroll
-  for (int st = 0; st < KT_STAGES - 1; ++st) {
-    if (st < iterations)
-      kt_load_stage<KT_A_LD, KT_B_LD>(sa + st * KT_A_STAGE, sb + st * KT_B_STAGE, a, b, s, row0, col0, (it0 + st) * KT_BK);
-    kt_cp_async_commit();
-  }
-  int read = 0, write = KT_STAGES - 1;
-  for (int i = 0; i < iterations; ++i) {
-    kt_cp_async_wait<KT_STAGES - 2>();  // slice i has landed (this thread's chunks)
-    __syncthreads();                    // ... every thread's, and slice i - 1's stage is free
-    if (i + KT_STAGES - 1 < iterations)
-      kt_load_stage<KT_A_LD, KT_B_LD>(sa + write * KT_A_STAGE, sb + write * KT_B_STAGE, a, b, s, row0, col0,
-                    (it0 + i + KT_STAGES - 1) * KT_BK);
-    kt_cp_async_commit();
-    kt_compute(sa + read * KT_A_STAGE, sb + read * KT_B_STAGE, acc, wrow, wcol, lane);
-    read = read + 1 == KT_STAGES ? 0 : read + 1;
-    write = write + 1 == KT_STAGES ? 0 : write + 1;
-  }
-  kt_cp_async_wait<0>();
+  kt_ring_mainloop<KT_A_LD, KT_B_LD, KT_A_STAGE, KT_B_STAGE>(
+      sa, sb, a, b, s, row0, col0, it0, it1 - it0,
+      [&](const KT_IN* sa_stage, const KT_IN* sb_stage) { kt_compute(sa_stage, sb_stage, acc, wrow, wcol, lane); });
 }
 
 extern "C" __global__ void __launch_bounds__(KT_THREADS, 1)
