@@ -8,8 +8,8 @@
 // runs along a row, each pair of its slots is one 16-byte load, and rows padded to 8 (mod 16)
 // doubles keep a quarter-warp's two rows in the two halves of the banks; where m or n runs
 // along the row, a half-warp's 4 x 4 scalar loads of k rows 2t take four bank groups with rows
-// of 2 (mod 8) doubles. Extra parameters (-D): KT_TM, KT_TN, KT_STAGES, KT_ALIGNED.
-#define KT_DK (KT_BK >= 16 ? 16 : 8)
+// of 2 (mod 8) doubles. Extra parameters (-D): KT_TM, KT_TN, KT_STAGES, KT_ALIGNED, and KT_DK (the
+// instruction depth, GemmConfig::dmma_k(), which also counts the fragments' registers on the host).
 #define KT_WARPS_N (KT_BN / KT_TN)
 #define KT_MT (KT_TM / 16)
 #define KT_NT (KT_TN / 8)

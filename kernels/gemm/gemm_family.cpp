@@ -168,6 +168,7 @@ KernelSource GemmFamily::source(const Problem& p, const Config& config) const {
                  // 16-byte copies need each operand's rows to start 16-byte aligned.
                  std::string("-DKT_ALIGNED=") +
                      (s.rows_aligned(16 / static_cast<int64_t>(dtype_size(p.precision.input))) ? "1" : "0")};
+  if (c.kernel == GemmKernel::Dmma) src.options.push_back("-DKT_DK=" + std::to_string(c.dmma_k()));
   return src;
 }
 
