@@ -38,6 +38,11 @@ inline std::string compile_arch(const KernelSource& s, const std::string& device
 }
 
 // What the first cost model needs to know of one configuration on one workload.
+struct SequentialStep {
+  double share = 0;        // of warp_work's rounds
+  double chain_rounds = 0;  // rounds of its slowest lane, one after another
+};
+
 struct WorkEstimate {
   double dram_bytes = 0;               // bytes moved, gather inefficiency included
   std::vector<double> warp_work;       // work units per warp (loop iterations of the slowest lane)
@@ -74,6 +79,11 @@ struct WorkEstimate {
   // Blocks the run's launches dispatch in all, where many short blocks make the block
   // scheduler the limit (0: not counted).
   double blocks_dispatched = 0;
+  // Launches that run one after another (a BFS level, for each source in turn), where the work is
+  // split among them unevenly: each takes its share of warp_work's time or the chain of its
+  // slowest lane (the thread holding a level's largest vertex), whichever is longer, as no
+  // number of SMs shortens a chain. Empty: warp_work runs as one.
+  std::vector<SequentialStep> steps;
   // Each block loads, computes and stores once, without a pipeline: its wait on its loads and
   // its work follow one another, so the blocks' chains add to the DRAM time rather than hide
   // under it.

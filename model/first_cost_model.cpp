@@ -147,6 +147,12 @@ Prediction predict(const WorkEstimate& work, const ResourceUsage& usage, const G
         schedule_blocks(work, warps_per_block, static_cast<int64_t>(gpu.sms) * occ.blocks_per_sm);
     p.compute_us = schedule.busiest_slot * unit_ns / 1e3;
     p.imbalance = schedule.imbalance;
+    if (!work.steps.empty()) {
+      const double whole = p.compute_us;
+      p.compute_us = 0;
+      for (const SequentialStep& step : work.steps)
+        p.compute_us += std::max(step.share * whole, step.chain_rounds * unit_ns / 1e3);
+    }
   }
   // What runs one at a time device-wide: atomics on one address, and the block scheduler.
   p.compute_us = std::max({p.compute_us, work.serial_atomics * gpu.same_address_atomic_ns / 1e3,

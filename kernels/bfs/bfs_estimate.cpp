@@ -11,6 +11,12 @@ namespace {
 
 enum class Mode { PushQueue, PushBitmap, Pull };
 
+// A level's end (bfs_control.cu): one thread reads the counts the expansion left, then sets the
+// next level's, each waiting on the last.
+constexpr double kLevelEndRoundTrips = 2;
+// A pushed edge: its head's index, then the head's depth (then, for a new vertex, its claim).
+constexpr int32_t kEdgeRoundTrips = 2;
+
 // bfs_control.cu's push_mode and next_mode: how a level reads its frontier and which way it
 // runs, decided from the frontier the level before discovered.
 Mode push_mode(const BfsConfig& c, double frontier, double n) {
@@ -49,6 +55,8 @@ WorkEstimate estimate_bfs(const Workload& w, const BfsShape& shape, const BfsCon
   // edges' and its items' (a vertex costs its rounds however few edges it has); where a group
   // shares out its vertices' edges, an item without edges costs next to nothing.
   double push_edges = 0, bytes = 0, rounds = 0;
+  std::vector<SequentialStep> level_steps;  // one source's levels: their rounds, then shares
+  const ExpansionSchedule schedule{static_cast<int>(c.balance), c.block, c.coarsen, 1, kEdgeRoundTrips};
   const auto share = [&](double scanned, double items) {
     return stops_at_parent ? std::max(scanned / m, items / n) : scanned / m;
   };
@@ -60,24 +68,26 @@ WorkEstimate estimate_bfs(const Workload& w, const BfsShape& shape, const BfsCon
       const BfsLevel& level = levels[l];
       const double frontier = static_cast<double>(level.frontier), edges = static_cast<double>(level.frontier_edges);
       switch (mode) {
-        case Mode::PushQueue:  // queue entries, row bounds; each edge's head and its depth (a sector)
+        case Mode::PushQueue:   // queue entries, row bounds; each edge's head and its depth (a sector)
+        case Mode::PushBitmap:  // or the whole bitmap swept for the frontier's bits
           push_edges += edges;
-          bytes += frontier * 16 + edges * (4 + 32);
-          rounds += share(edges, frontier);
-          break;
-        case Mode::PushBitmap:  // the whole bitmap swept for the frontier's bits
-          push_edges += edges;
-          bytes += n / 8 + frontier * 12 + edges * (4 + 32);
-          rounds += share(edges, frontier);
+          bytes += (mode == Mode::PushQueue ? frontier * 16 : n / 8 + frontier * 12) + edges * (4 + 32);
+          level_steps.push_back(
+              {share(edges, frontier),
+               expansion_chain_round_trips(schedule, {level.frontier, level.frontier_edges, level.longest_push})});
           break;
         case Mode::Pull: {  // every vertex's depth checked; in-edges against the frontier's bits
           const double scanned =
               static_cast<double>(stops_at_parent ? level.pull_edges_first : level.pull_edges_whole);
           bytes += n * 4 + scanned * (4 + 4);
-          rounds += share(scanned, unreached);
+          level_steps.push_back({share(scanned, unreached),
+                                 expansion_chain_round_trips(schedule, {static_cast<int64_t>(unreached),
+                                                                        static_cast<int64_t>(scanned), level.longest_pull})});
           break;
         }
       }
+      rounds += level_steps.back().share;
+      level_steps.back().chain_rounds += kLevelEndRoundTrips;
       if (l + 1 == levels.size()) break;
       const BfsLevel& next_level = levels[l + 1];
       const double next_frontier = static_cast<double>(next_level.frontier);
@@ -96,12 +106,14 @@ WorkEstimate estimate_bfs(const Workload& w, const BfsShape& shape, const BfsCon
   e.gather_footprint = n * 4;
   e.threads_per_block = c.block;
   const std::shared_ptr<const ExpansionWork> expansion =
-      expansion_work(w, {static_cast<int>(c.balance), c.block, c.coarsen});
+      expansion_work(w, schedule);
   e.warp_work.assign(expansion->warp_work.begin(), expansion->warp_work.end());
   e.blocks = expansion->blocks;
   for (double& work : e.warp_work) work *= rounds * sources;
   // A level runs one expansion and its end; a bitmap's copy and clearing count as two more.
   const double per_level = 2 + (c.uses_bitmap() ? 2 : 0);
+  for (SequentialStep& step : level_steps) step.share = rounds > 0 ? step.share / rounds / sources : 0;
+  for (double s = 0; s < sources; ++s) e.steps.insert(e.steps.end(), level_steps.begin(), level_steps.end());
   e.launches = static_cast<int32_t>(std::min(1e9, sources * (1 + static_cast<double>(levels.size()) * per_level)));
   e.unit_waits_on_load = true;  // a round reads the head's depth (or visit bit) at the index it just read
   return e;

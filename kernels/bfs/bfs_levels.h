@@ -19,6 +19,10 @@ struct BfsLevel {
   // in-neighbour in this frontier (a thread, warp or block per vertex).
   int64_t pull_edges_whole = 0;
   int64_t pull_edges_first = 0;
+  // The longest single rows each way: the frontier's largest out-degree (what one thread, warp
+  // or block pushing it waits on) and the largest in-degree a pull at this level may scan.
+  int64_t longest_push = 0;
+  int64_t longest_pull = 0;
 };
 
 // Level 0 is the source. In-edges as a CSR over every vertex (kernels/graph/graph_inputs.h).

@@ -26,6 +26,14 @@ constexpr int kBalanceThread = 0, kBalanceWarp = 1, kBalanceBlock = 2, kBalanceS
 // that a small frontier leaves half empty pays them all the same.
 constexpr double kIssuePerBatchedEdge = 0.1;
 
+// A vertex's item before its first edge: its queue entry, then its row bounds, then the edge's
+// index, each waiting on the one before.
+constexpr double kVertexRoundTrips = 3;
+
+// The threads of one wave of a device loop's grid (an H100's 132 SMs of 2048), over which a
+// tile schedule spreads a small frontier.
+constexpr double kWaveThreads = 132.0 * 2048;
+
 ExpansionWork expansion_warp_work(const CsrF64& graph, const ExpansionSchedule& c, int32_t n) {
   ExpansionWork out;
   int64_t& blocks = out.blocks;
@@ -50,19 +58,19 @@ ExpansionWork expansion_warp_work(const CsrF64& graph, const ExpansionSchedule& 
             double longest = 0;
             for (int64_t lane = 0; lane < 32; ++lane)
               longest = std::max(longest, degree(first + k * c.block + w * 32 + lane));
-            warps[w] += 1 + longest * trips;
+            warps[w] += kVertexRoundTrips + longest * trips;
           }
         break;
       case kBalanceWarp:
         for (int64_t k = 0; k < c.coarsen; ++k)
           for (int64_t w = 0; w < warps_per_block; ++w)
-            warps[w] += 1 + std::ceil(degree(first + k * warps_per_block + w) / 32) * trips;
+            warps[w] += kVertexRoundTrips + std::ceil(degree(first + k * warps_per_block + w) / 32) * trips;
         break;
       case kBalanceBlock:
         // A vertex costs the whole block its chain before any edge: thread 0 reads the item,
         // then its row bounds (two dependent loads), and three barriers pass it around.
         for (int64_t k = 0; k < c.coarsen; ++k)
-          every_warp[static_cast<size_t>(b / merge)] += 4 + std::ceil(degree(first + k) / c.block) * trips;
+          every_warp[static_cast<size_t>(b / merge)] += kVertexRoundTrips + 1 + std::ceil(degree(first + k) / c.block) * trips;
         break;
       case kBalanceSegment:
       default: {  // segment, tile
@@ -74,7 +82,7 @@ ExpansionWork expansion_warp_work(const CsrF64& graph, const ExpansionSchedule& 
           double edges = 0;
           for (int64_t i = 0; i < group * c.coarsen; ++i) edges += degree(first + g * group * c.coarsen + i);
           const double round = trips + search / 4 + kIssuePerBatchedEdge * (c.batch - 1);
-          const double rounds = 1 + std::ceil(edges / static_cast<double>(group * c.batch)) * round;
+          const double rounds = kVertexRoundTrips + std::ceil(edges / static_cast<double>(group * c.batch)) * round;
           if (group == c.block) {
             every_warp[static_cast<size_t>(b / merge)] += rounds;
           } else {
@@ -93,6 +101,43 @@ ExpansionWork expansion_warp_work(const CsrF64& graph, const ExpansionSchedule& 
 }
 
 }  // namespace
+
+double expansion_chain_round_trips(const ExpansionSchedule& c, const Frontier& frontier) {
+  if (frontier.items <= 0) return 0;
+  const auto items = static_cast<double>(frontier.items), longest = static_cast<double>(frontier.longest);
+  const double mean = static_cast<double>(frontier.edges) / items;
+  const double trips = c.round_trips;
+  // A lane (thread, warp or block) holds up to `coarsen` of the level's vertices, one after
+  // another; the slowest holds the longest row and mean ones after it.
+  const auto held = [&](double lanes_per_tile) { return std::min<double>(c.coarsen, std::ceil(items / lanes_per_tile)); };
+  switch (c.balance) {
+    case kBalanceThread: {
+      const double k = held(c.block);
+      return k * kVertexRoundTrips + (longest + (k - 1) * mean) * trips;
+    }
+    case kBalanceWarp: {
+      const double k = held(c.block / 32.0);
+      return k * kVertexRoundTrips + (std::ceil(longest / 32) + (k - 1) * std::ceil(mean / 32)) * trips;
+    }
+    case kBalanceBlock: {
+      const double k = held(1);
+      return k * (kVertexRoundTrips + 1) + (std::ceil(longest / c.block) + (k - 1) * std::ceil(mean / c.block)) * trips;
+    }
+    case kBalanceSegment:
+    default: {  // a group's vertices' edges spread over its lanes, each found by a search
+      const double group = c.balance == kBalanceSegment ? 32 : c.block;
+      // The tile schedule's tile shrinks until the device loop's one wave of blocks shares the
+      // frontier (graph_expand.cuh's expand).
+      const double tile = c.balance == kBalanceSegment
+                              ? group * c.coarsen
+                              : std::clamp(std::ceil(items * c.block / kWaveThreads), 1.0, group * c.coarsen);
+      const double group_items = std::min(items, tile);
+      const double group_edges = std::max(longest, group_items * mean);
+      const double round = trips + std::log2(group * c.coarsen) / 4 + kIssuePerBatchedEdge * (c.batch - 1);
+      return kVertexRoundTrips + std::ceil(group_edges / (group * c.batch)) * round;
+    }
+  }
+}
 
 std::shared_ptr<const ExpansionWork> expansion_work(const Workload& w, const ExpansionSchedule& schedule) {
   const std::string key = "graph.expansion " + std::to_string(schedule.balance) + " " + std::to_string(schedule.block) +

@@ -31,4 +31,17 @@ struct ExpansionWork {
 
 std::shared_ptr<const ExpansionWork> expansion_work(const Workload& w, const ExpansionSchedule& schedule);
 
+// One launch's frontier: its vertices, their out-edges and the largest of their rows.
+struct Frontier {
+  int64_t items = 0;
+  int64_t edges = 0;
+  int64_t longest = 0;
+};
+
+// The dependent round trips of the slowest lane of one expansion over `frontier`: how long the
+// launch lasts however many SMs run it (its warps run side by side and the next launch waits
+// for the last). A vertex's own chain (its queue entry, its row bounds, its first edge's index)
+// counts three.
+double expansion_chain_round_trips(const ExpansionSchedule& schedule, const Frontier& frontier);
+
 }  // namespace ktune

@@ -12,6 +12,8 @@ namespace {
 // head's distance, then three atomics (the distance lowered, the stamp, the queue's tail), each a
 // read-modify-write at L2 that takes about two loads' round trips.
 constexpr int32_t kRelaxRoundTrips = 1 + 1 + 3 * 2;
+// A pass's end (sssp_pass_end): one thread reads the queue's count, then sets the next pass's.
+constexpr double kPassEndRoundTrips = 2;
 }  // namespace
 
 WorkEstimate estimate_sssp(const Workload& w, const SsspShape& shape, const SsspConfig& c, const SsspPassWork& passes) {
@@ -27,12 +29,18 @@ WorkEstimate estimate_sssp(const Workload& w, const SsspShape& shape, const Sssp
   e.gather_bytes = sources * scanned * 32;  // the heads' distances
   e.gather_footprint = n * 4;
   e.threads_per_block = c.block;
-  const std::shared_ptr<const ExpansionWork> expansion =
-      expansion_work(w, {static_cast<int>(c.balance), c.block, c.coarsen, c.batch, kRelaxRoundTrips});
+  const ExpansionSchedule schedule{static_cast<int>(c.balance), c.block, c.coarsen, c.batch, kRelaxRoundTrips};
+  const std::shared_ptr<const ExpansionWork> expansion = expansion_work(w, schedule);
   e.warp_work.assign(expansion->warp_work.begin(), expansion->warp_work.end());
   e.blocks = expansion->blocks;
   // The profile is one expansion over every vertex's edges: each source scans `scanned` of them.
   for (double& work : e.warp_work) work *= scanned / m * sources;
+  // Each pass its share of the scanned edges, or its slowest lane's chain and its end's; the
+  // first source's passes stand for every source's.
+  for (double s = 0; s < sources; ++s)
+    for (const Frontier& f : passes.frontiers)
+      e.steps.push_back({scanned > 0 ? static_cast<double>(f.edges) / scanned / sources : 0,
+                         expansion_chain_round_trips(schedule, f) + kPassEndRoundTrips});
   const double per_pass = c.delta_stepping() ? 3 : 2;  // relaxation, its end (, sweep)
   e.launches = static_cast<int32_t>(std::min(1e9, sources * (1 + static_cast<double>(passes.passes) * per_pass)));
   e.unit_waits_on_load = true;  // a round reads the head's distance at the index it just read

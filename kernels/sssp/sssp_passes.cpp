@@ -1,5 +1,6 @@
 #include "kernels/sssp/sssp_passes.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <limits>
 #include <mutex>
@@ -11,6 +12,8 @@ namespace ktune {
 namespace {
 // A walk's state a vertex: its distance, stamp, far flag and two queue slots.
 constexpr int64_t kWalkBytesPerVertex = 4 + 4 + 1 + 2 * 4;
+// Passes recorded one by one; the first model lists each as a step of every configuration.
+constexpr size_t kMaxRecordedFrontiers = size_t{1} << 16;
 }  // namespace
 
 SsspPassWork follow_sssp_passes(const CsrF64& graph, const SsspWeights& weights, int32_t source,
@@ -40,9 +43,11 @@ SsspPassWork follow_sssp_passes(const CsrF64& graph, const SsspWeights& weights,
     }
     ++work.passes;
     work.queued += static_cast<int64_t>(queue.size());
+    Frontier frontier{static_cast<int64_t>(queue.size()), -work.edges, 0};
     next.clear();
     for (const int32_t v : queue) {
       if (v >= graph.rows) continue;  // no out-edges
+      frontier.longest = std::max<int64_t>(frontier.longest, out_degree(graph, v));
       for (int64_t e = graph.row_ptr[static_cast<size_t>(v)]; e < graph.row_ptr[static_cast<size_t>(v) + 1]; ++e) {
         ++work.edges;
         const int32_t head = graph.col_idx[static_cast<size_t>(e)];
@@ -58,6 +63,15 @@ SsspPassWork follow_sssp_passes(const CsrF64& graph, const SsspWeights& weights,
           next.push_back(head);
         }
       }
+    }
+    frontier.edges += work.edges;
+    if (work.frontiers.size() < kMaxRecordedFrontiers) {
+      work.frontiers.push_back(frontier);
+    } else {  // the rest as one, so that a walk of millions of passes keeps a bounded record
+      Frontier& rest = work.frontiers.back();
+      rest.items += frontier.items;
+      rest.edges += frontier.edges;
+      rest.longest = std::max(rest.longest, frontier.longest);
     }
     queue.swap(next);
     steps = work.edges + work.sweeps * static_cast<int64_t>(n);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/graph/expansion_work.h"
 #include "kernels/sssp/sssp_weights.h"
 #include "workload/csr_matrix.h"
 
@@ -19,6 +20,8 @@ struct SsspPassWork {
   int64_t edges = 0;         // edges scanned
   int64_t queued = 0;        // queue entries over all passes
   bool cut_short = false;    // the walk passed its budget: every count a lower bound
+  // Each pass's queue (a sweep's finds start the pass after it); past 2^16 passes, the rest as one.
+  std::vector<Frontier> frontiers;
 };
 
 // Steps (edges scanned plus vertices swept) a walk takes at most: about a second on one core.

@@ -49,6 +49,15 @@ TEST(BfsLevels, WhatAPullWouldScanAtEachLevel) {
   EXPECT_EQ(pulls(levels_of(star_with_tail(), 0)), (Counts{{5, 4}, {1, 1}, {0, 0}}));
 }
 
+// The longest rows a level's lane waits on: pushing level 0 the centre's three edges, level 1
+// vertex 3's two (to 0 and 4), level 2 vertex 4's one; a pull at level 0 may scan vertex 3's two
+// in-edges, at level 1 vertex 4's one, at level 2 nothing (no vertex is deeper).
+TEST(BfsLevels, TheLongestRowEachWayAtEachLevel) {
+  Counts longest;
+  for (const BfsLevel& l : levels_of(star_with_tail(), 0)) longest.emplace_back(l.longest_push, l.longest_pull);
+  EXPECT_EQ(longest, (Counts{{3, 2}, {2, 1}, {1, 0}}));
+}
+
 // Two components, 0 - 1 and 2 - 3: from 0, vertices 2 and 3 are never reached, and every pull reads
 // their in-edges whole. A source outside the graph has no levels.
 TEST(BfsLevels, UnreachedVerticesAreReadByEveryPull) {

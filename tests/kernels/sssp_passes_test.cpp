@@ -28,6 +28,15 @@ TEST(SsspPasses, BellmanFordRelaxesAPathOnceAPass) {
   EXPECT_EQ(w.sweeps, 0);
   EXPECT_EQ(w.edges, k);
   EXPECT_EQ(w.queued, k + 1);
+  // Each pass's queue: one vertex and its one edge; the last, vertex k, has none.
+  ASSERT_EQ(w.frontiers.size(), static_cast<size_t>(k + 1));
+  for (int32_t pass = 0; pass < k; ++pass) {
+    EXPECT_EQ(w.frontiers[static_cast<size_t>(pass)].items, 1);
+    EXPECT_EQ(w.frontiers[static_cast<size_t>(pass)].edges, 1);
+    EXPECT_EQ(w.frontiers[static_cast<size_t>(pass)].longest, 1);
+  }
+  EXPECT_EQ(w.frontiers.back().edges, 0);
+  EXPECT_EQ(w.frontiers.back().longest, 0);
 }
 
 // 0 -> 1 (1), 0 -> 2 (10), 1 -> 2 (1), 2 -> 3 (1).
@@ -41,6 +50,12 @@ TEST(SsspPasses, BellmanFordRescansAVertexLoweredAfterItWasQueued) {
   EXPECT_EQ(w.passes, 3);
   EXPECT_EQ(w.edges, 5);
   EXPECT_EQ(w.queued, 1 + 2 + 2);
+  // Pass 2's queue is 1 and 2 (one edge each), pass 3's 2 again and 3 (one and none).
+  ASSERT_EQ(w.frontiers.size(), 3u);
+  EXPECT_EQ(w.frontiers[0].longest, 2);
+  EXPECT_EQ(w.frontiers[1].items, 2);
+  EXPECT_EQ(w.frontiers[1].edges, 2);
+  EXPECT_EQ(w.frontiers[2].edges, 1);
 }
 
 // Δ 5: the heavy offer (10) waits in the far set; the detour reaches 2 and 3 below the

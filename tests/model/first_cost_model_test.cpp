@@ -212,6 +212,21 @@ TEST(FirstCostModel, SerialAtomicsAndBlockDispatchBoundAShortRun) {
   EXPECT_NEAR(dispatched.compute_us, 1e7 * gpu.block_dispatch_cycles / (gpu.clock_ghz * 1e3), 1e-9);
 }
 
+// Launches that follow one another: steps that split the work by their shares take its time; a
+// step whose slowest lane's chain outlasts its share (a level holding one hub) takes the chain,
+// a round trip an L2 latency, however many SMs are idle.
+TEST(FirstCostModel, SequentialStepsTakeTheirShareOrTheirChain) {
+  WorkEstimate w = balanced(1e6);
+  w.unit_waits_on_load = true;
+  const Prediction whole = predict(w, light(), h100());
+  w.steps = {{0.25, 0}, {0.75, 0}};
+  EXPECT_NEAR(predict(w, light(), h100()).compute_us, whole.compute_us, 1e-9 * whole.compute_us);
+  const double l2_us = h100().timing[static_cast<size_t>(Resource::L2)].latency / h100().clock_ghz / 1e3;
+  const double chain = 10 * whole.compute_us / l2_us;  // ten times the whole run's time
+  w.steps = {{0.25, chain}, {0.75, 0}};
+  EXPECT_NEAR(predict(w, light(), h100()).compute_us, chain * l2_us + 0.75 * whole.compute_us, 1e-6 * whole.compute_us);
+}
+
 // Loads a warp issues together (a batch of edges) put more bytes in flight: the same bytes over
 // the same units take less time, and fewer warps draw the full bandwidth.
 TEST(FirstCostModel, LoadsInFlightTogetherShortenALatencyBoundUnit) {
