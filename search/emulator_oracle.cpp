@@ -49,7 +49,10 @@ EmulatorOracle::Entry& EmulatorOracle::entry(const Config& config) {
   std::string why;
   try {
     if (too_large_) throw InputError(*too_large_);
-    if (budget_spent()) throw InputError("the walk's " + std::to_string(budget_) + " emulations are spent");
+    if (budget_spent())
+      throw InputError(emulations_ >= budget_ ? "the walk's " + std::to_string(budget_) + " emulations are spent"
+                                              : "the walk's " + std::to_string(instruction_budget_) +
+                                                    " interpreted warp instructions are spent");
     if (!family_.emulable(problem_, config))
       throw InputError("the PTX interpreter does not run this configuration's instructions");
     e.kernel = compile_(config);
@@ -57,6 +60,7 @@ EmulatorOracle::Entry& EmulatorOracle::entry(const Config& config) {
     LaunchPlan plan = plan_for(config);
     ++emulations_;
     e.emulated = emulate_candidate(family_, workload_, problem_, config, plan, *e.kernel, gpu_, options_);
+    interpreted_ += e.emulated->warp_instructions;
     previous_plan_ = std::move(plan);
     e.view = oracle_view(*e.emulated);
   } catch (const EmulationTooLarge& err) {

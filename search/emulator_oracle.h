@@ -12,6 +12,7 @@
 // sensitivity analysis at the hypothetical occupancy (sensitivity_at_occupancy) — and, so
 // that the walk compares like with like, at the configuration's own occupancy too: when the
 // analysis names the same bottleneck at both, the view's bottleneck is returned unchanged.
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -53,10 +54,15 @@ class EmulatorOracle : public SaakeOracle {
   void learn_size_from(const EmulatorOracle& other) {
     if (!too_large_) too_large_ = other.too_large_;
   }
-  // At most `emulations` emulations (views and sensitivity analyses) from here on; past them the
-  // fallback answers. A walk over a matrix of tens of millions of nonzeros prepares and emulates
-  // each configuration in seconds, and took minutes before its first measurement.
-  void set_emulation_budget(size_t emulations) { budget_ = emulations; }
+  // At most `emulations` emulations (views and sensitivity analyses), and no new one once
+  // `warp_instructions` have been interpreted, from here on; past either the fallback answers. A
+  // walk over a matrix of tens of millions of nonzeros prepares and emulates each configuration
+  // in seconds, and one that follows SSSP's passes on a small graph interprets as long: both
+  // took minutes before their first measurement.
+  void set_emulation_budget(size_t emulations, uint64_t warp_instructions = UINT64_MAX) {
+    budget_ = emulations;
+    instruction_budget_ = warp_instructions;
+  }
   // How configurations are emulated (the interpretation limits), for those evaluated from here on.
   void set_options(const CandidateEmulationOptions& options) { options_ = options; }
   // Configurations answered by the fallback, with the reason (canonical key -> message).
@@ -81,7 +87,9 @@ class EmulatorOracle : public SaakeOracle {
   std::optional<std::string> too_large_;
   size_t budget_ = static_cast<size_t>(-1);
   size_t emulations_ = 0;
-  bool budget_spent() const { return emulations_ >= budget_; }
+  uint64_t instruction_budget_ = UINT64_MAX;
+  uint64_t interpreted_ = 0;  // warp instructions of the emulations run
+  bool budget_spent() const { return emulations_ >= budget_ || interpreted_ >= instruction_budget_; }
   Problem problem_;
   GpuSpec gpu_;
   Compile compile_;

@@ -35,6 +35,11 @@ constexpr size_t kFirstModelCandidates = 4096;
 // tune walks the same way on any host; a walk over a million nonzeros is not held back.
 constexpr double kWalkNonzeroBudget = double(1 << 28);
 constexpr size_t kMinWalkEmulations = 8;
+// And in warp instructions interpreted: two of the largest programs the emulator follows. A plan
+// whose loops follow the data (SSSP's passes from four sources) interprets millions to tens of
+// millions a configuration even on a graph of 0.1 M edges, about a second each on one core: the
+// walks of 4elt took 60-80 s on 16 cores of the H100's host before their first measurement.
+constexpr uint64_t kWalkWarpInstructions = 2 * CandidateEmulationOptions{}.max_program_warp_instructions;
 
 double walk_size(const Workload& w, const TuneRequest& r) {
   if (w.kind == WorkloadKind::Dense) return r.family->flops(w, r.problem) / 2;
@@ -226,8 +231,9 @@ std::optional<Config> Tuner::walk(const Workload& w, const TuneRequest& r, const
     firsts.push_back(std::make_unique<FirstModelOracle>(*r.family, w, r.problem, gpu, assumed_usage()));
     oracles.push_back(std::make_unique<EmulatorOracle>(*r.family, w, r.problem, gpu, compiler_for(r), *firsts.back(), ctx_.log));
     oracles.back()->share_inputs(shared);
-    oracles.back()->set_emulation_budget(std::max(
-        kMinWalkEmulations, static_cast<size_t>(kWalkNonzeroBudget / std::max(1.0, walk_size(w, r)))));
+    oracles.back()->set_emulation_budget(
+        std::max(kMinWalkEmulations, static_cast<size_t>(kWalkNonzeroBudget / std::max(1.0, walk_size(w, r)))),
+        kWalkWarpInstructions);
   }
   into.share_inputs(shared);
   // One start emulated first: when its program is too large, so are the others' (they follow

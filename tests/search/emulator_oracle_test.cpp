@@ -147,6 +147,24 @@ TEST_F(OracleFixture, AnOraclePastItsEmulationBudgetAsksTheFirstModel) {
       << oracle.fallbacks().begin()->second;
 }
 
+// So it does past its budget of interpreted warp instructions: the first emulation, however long,
+// runs; none starts after it has spent the budget.
+TEST_F(OracleFixture, AnOraclePastItsInterpretedInstructionsAsksTheFirstModel) {
+  FirstModelOracle first(family, w, Problem::of(Dtype::F32), gpu, assumed());
+  EmulatorOracle oracle(family, w, Problem::of(Dtype::F32), gpu, real_compile(), first);
+  oracle.set_emulation_budget(100, 1);
+  const std::vector<Config> configs = family.space({}).enumerate();
+  ASSERT_GE(configs.size(), 2u);
+  ASSERT_TRUE(oracle.evaluate(configs[0]));
+  ASSERT_TRUE(oracle.evaluate(configs[1]));
+  ASSERT_NE(oracle.emulation(configs[0]), nullptr);
+  EXPECT_GT(oracle.emulation(configs[0])->warp_instructions, 1u);
+  EXPECT_EQ(oracle.emulation(configs[1]), nullptr);
+  ASSERT_EQ(oracle.fallbacks().size(), 1u);
+  EXPECT_NE(oracle.fallbacks().begin()->second.find("1 interpreted warp instructions are spent"), std::string::npos)
+      << oracle.fallbacks().begin()->second;
+}
+
 // A graph whose program is too large to interpret is answered by the first model, and once one
 // configuration proved it, the others are not compiled for the interpreter at all.
 TEST_F(OracleFixture, AProgramTooLargeToInterpretStopsTheEmulatorForTheRest) {
