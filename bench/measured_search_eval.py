@@ -10,9 +10,11 @@ measured again, as a finalist, counts once); a search that never got there count
 Also per case: the first cost model's Spearman rank correlation over the sample (its
 `predicted_us`, recorded by family_bench) and the search's pick over the sample's best.
 
-usage: measured_search_eval.py --sample SAMPLE.json... --search SEARCH.json... [--tolerance 0.03] [--md OUT.md]
+usage: measured_search_eval.py --sample SAMPLE.json... --search SEARCH.json... [--known OTHER.json...]
+                              [--tolerance 0.03] [--md OUT.md]
 (each a family_bench <family>_ground_truth.json; a case is evaluated where some sample and some
-search hold it, whichever files and families they are)
+search hold it, whichever files and families they are; each option repeats. --known adds what
+other runs measured, e.g. an earlier search, to the best known)
 """
 import argparse
 import json
@@ -72,7 +74,13 @@ def load_cases(paths):
     return cases
 
 
-def evaluate(samples, searches, tolerance):
+def known_us(known, key):
+    """The fastest verified time other runs measured for the case (infinity if none)."""
+    return min((t for w, _ in known.get(key, []) for t in map(ok_us, w["configs"]) if t is not None),
+               default=float("inf"))
+
+
+def evaluate(samples, searches, tolerance, known=None):
     rows = []
     for key, (w, _) in samples.items():
         if key not in searches:
@@ -88,7 +96,7 @@ def evaluate(samples, searches, tolerance):
                 order.append((c["config"], ok_us(c)))
         times = [t for _, t in order if t is not None]
         sample_best = min(t for _, t, _ in measured)
-        best_known = min([sample_best] + times)
+        best_known = min([sample_best, known_us(known or {}, key)] + times)
         count = budget + 1
         best_so_far = float("inf")
         for i, (_, t) in enumerate(order[:budget], start=1):
@@ -112,10 +120,15 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sample", action="append", required=True)
     ap.add_argument("--search", action="append", required=True)
+    ap.add_argument("--known", action="append", default=[])
     ap.add_argument("--tolerance", type=float, default=0.03)
     ap.add_argument("--md")
     a = ap.parse_args()
-    rows = evaluate(load_cases(a.sample), load_cases(a.search), a.tolerance)
+    known = {}
+    for path in a.known:
+        for key, case in load_cases([path]).items():
+            known.setdefault(key, []).append(case)
+    rows = evaluate(load_cases(a.sample), load_cases(a.search), a.tolerance, known)
     if not rows:
         raise SystemExit("no case appears in both a sample and a search")
     lines = [f"| family | graph | dtype | sampled | first-model ρ | sample best µs | search best µs | "
