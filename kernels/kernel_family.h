@@ -79,11 +79,13 @@ struct WorkEstimate {
   // Blocks the run's launches dispatch in all, where many short blocks make the block
   // scheduler the limit (0: not counted).
   double blocks_dispatched = 0;
-  // Launches that run one after another (a BFS level, for each source in turn), where the work is
-  // split among them unevenly: each takes its share of warp_work's time or the chain of its
-  // slowest lane (the thread holding a level's largest vertex), whichever is longer, as no
-  // number of SMs shortens a chain. Empty: warp_work runs as one.
+  // Launches that run one after another (a BFS level), where the work is split among them
+  // unevenly: each takes its share of warp_work's time or the chain of its slowest lane (the
+  // thread holding a level's largest vertex), whichever is longer, as no number of SMs shortens a
+  // chain. The steps run step_repeats times in turn (once a source), their shares summing to one
+  // repeat's. Empty: warp_work runs as one.
   std::vector<SequentialStep> steps;
+  int64_t step_repeats = 1;
   // Each block loads, computes and stores once, without a pipeline: its wait on its loads and
   // its work follow one another, so the blocks' chains add to the DRAM time rather than hide
   // under it.

@@ -148,10 +148,12 @@ Prediction predict(const WorkEstimate& work, const ResourceUsage& usage, const G
     p.compute_us = schedule.busiest_slot * unit_ns / 1e3;
     p.imbalance = schedule.imbalance;
     if (!work.steps.empty()) {
-      const double whole = p.compute_us;
-      p.compute_us = 0;
+      const double repeats_of_steps = static_cast<double>(std::max<int64_t>(1, work.step_repeats));
+      const double one_repeat = p.compute_us / repeats_of_steps;
+      double steps_us = 0;
       for (const SequentialStep& step : work.steps)
-        p.compute_us += std::max(step.share * whole, step.chain_rounds * unit_ns / 1e3);
+        steps_us += std::max(step.share * one_repeat, step.chain_rounds * unit_ns / 1e3);
+      p.compute_us = steps_us * repeats_of_steps;
     }
   }
   // What runs one at a time device-wide: atomics on one address, and the block scheduler.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "kernels/graph/expansion_work.h"
 
@@ -112,8 +113,9 @@ WorkEstimate estimate_bfs(const Workload& w, const BfsShape& shape, const BfsCon
   for (double& work : e.warp_work) work *= rounds * sources;
   // A level runs one expansion and its end; a bitmap's copy and clearing count as two more.
   const double per_level = 2 + (c.uses_bitmap() ? 2 : 0);
-  for (SequentialStep& step : level_steps) step.share = rounds > 0 ? step.share / rounds / sources : 0;
-  for (double s = 0; s < sources; ++s) e.steps.insert(e.steps.end(), level_steps.begin(), level_steps.end());
+  for (SequentialStep& step : level_steps) step.share = rounds > 0 ? step.share / rounds : 0;
+  e.steps = std::move(level_steps);
+  e.step_repeats = static_cast<int64_t>(sources);
   e.launches = static_cast<int32_t>(std::min(1e9, sources * (1 + static_cast<double>(levels.size()) * per_level)));
   e.unit_waits_on_load = true;  // a round reads the head's depth (or visit bit) at the index it just read
   return e;

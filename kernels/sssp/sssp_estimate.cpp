@@ -37,10 +37,10 @@ WorkEstimate estimate_sssp(const Workload& w, const SsspShape& shape, const Sssp
   for (double& work : e.warp_work) work *= scanned / m * sources;
   // Each pass its share of the scanned edges, or its slowest lane's chain and its end's; the
   // first source's passes stand for every source's.
-  for (double s = 0; s < sources; ++s)
-    for (const Frontier& f : passes.frontiers)
-      e.steps.push_back({scanned > 0 ? static_cast<double>(f.edges) / scanned / sources : 0,
-                         expansion_chain_round_trips(schedule, f) + kPassEndRoundTrips});
+  for (const Frontier& f : passes.frontiers)
+    e.steps.push_back({scanned > 0 ? static_cast<double>(f.edges) / scanned : 0,
+                       expansion_chain_round_trips(schedule, f) + kPassEndRoundTrips});
+  e.step_repeats = static_cast<int64_t>(sources);
   const double per_pass = c.delta_stepping() ? 3 : 2;  // relaxation, its end (, sweep)
   e.launches = static_cast<int32_t>(std::min(1e9, sources * (1 + static_cast<double>(passes.passes) * per_pass)));
   e.unit_waits_on_load = true;  // a round reads the head's distance at the index it just read

@@ -43,7 +43,8 @@ SsspPassWork follow_sssp_passes(const CsrF64& graph, const SsspWeights& weights,
     }
     ++work.passes;
     work.queued += static_cast<int64_t>(queue.size());
-    Frontier frontier{static_cast<int64_t>(queue.size()), -work.edges, 0};
+    const int64_t edges_before = work.edges;
+    Frontier frontier{static_cast<int64_t>(queue.size()), 0, 0};
     next.clear();
     for (const int32_t v : queue) {
       if (v >= graph.rows) continue;  // no out-edges
@@ -64,7 +65,7 @@ SsspPassWork follow_sssp_passes(const CsrF64& graph, const SsspWeights& weights,
         }
       }
     }
-    frontier.edges += work.edges;
+    frontier.edges = work.edges - edges_before;
     if (work.frontiers.size() < kMaxRecordedFrontiers) {
       work.frontiers.push_back(frontier);
     } else {  // the rest as one, so that a walk of millions of passes keeps a bounded record

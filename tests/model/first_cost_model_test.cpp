@@ -225,6 +225,10 @@ TEST(FirstCostModel, SequentialStepsTakeTheirShareOrTheirChain) {
   const double chain = 10 * whole.compute_us / l2_us;  // ten times the whole run's time
   w.steps = {{0.25, chain}, {0.75, 0}};
   EXPECT_NEAR(predict(w, light(), h100()).compute_us, chain * l2_us + 0.75 * whole.compute_us, 1e-6 * whole.compute_us);
+  // Repeated in turn (a traversal from each of two sources), each repeat does half the work.
+  w.step_repeats = 2;
+  EXPECT_NEAR(predict(w, light(), h100()).compute_us, 2 * (chain * l2_us + 0.75 * whole.compute_us / 2),
+              1e-6 * whole.compute_us);
 }
 
 // Loads a warp issues together (a batch of edges) put more bytes in flight: the same bytes over
