@@ -106,8 +106,7 @@ WorkEstimate estimate_bfs(const Workload& w, const BfsShape& shape, const BfsCon
   e.gather_bytes = sources * push_edges * 32;  // the pushed heads' depths
   e.gather_footprint = n * 4;
   e.threads_per_block = c.block;
-  const std::shared_ptr<const ExpansionWork> expansion =
-      expansion_work(w, schedule);
+  const std::shared_ptr<const ExpansionWork> expansion = expansion_work(w, schedule);
   e.warp_work.assign(expansion->warp_work.begin(), expansion->warp_work.end());
   e.blocks = expansion->blocks;
   for (double& work : e.warp_work) work *= rounds * sources;

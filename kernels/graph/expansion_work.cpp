@@ -34,6 +34,25 @@ constexpr double kVertexRoundTrips = 3;
 // tile schedule spreads a small frontier.
 constexpr double kWaveThreads = 132.0 * 2048;
 
+// Rounds of the lane a thread, warp or block schedule gives one vertex of `degree` edges: the
+// vertex's own chain, then its row at the lane's width. A block's vertex costs one more: thread 0
+// reads it, and barriers pass it around.
+double vertex_lane_rounds(const ExpansionSchedule& c, double degree) {
+  switch (c.balance) {
+    case kBalanceThread: return kVertexRoundTrips + degree * c.round_trips;
+    case kBalanceWarp: return kVertexRoundTrips + std::ceil(degree / 32) * c.round_trips;
+    default: return kVertexRoundTrips + 1 + std::ceil(degree / c.block) * c.round_trips;
+  }
+}
+
+// Rounds of a segment's or tile's group of lanes sharing out its vertices' `edges`: each edge
+// found by a binary search over the group's slots, and a thread's batch of edges waiting on each
+// link of its chain once.
+double shared_group_rounds(const ExpansionSchedule& c, double group, double edges) {
+  const double round = c.round_trips + std::log2(group * c.coarsen) / 4 + kIssuePerBatchedEdge * (c.batch - 1);
+  return kVertexRoundTrips + std::ceil(edges / (group * c.batch)) * round;
+}
+
 ExpansionWork expansion_warp_work(const CsrF64& graph, const ExpansionSchedule& c, int32_t n) {
   ExpansionWork out;
   int64_t& blocks = out.blocks;
@@ -42,7 +61,6 @@ ExpansionWork expansion_warp_work(const CsrF64& graph, const ExpansionSchedule& 
   const int64_t warps_per_block = c.block / 32;
   const int64_t merge = ceil_div(grid * warps_per_block, kMaxWarps);
   blocks = ceil_div(grid, merge);
-  const double trips = c.round_trips;
   const auto degree = [&](int64_t v) {
     return v < n ? static_cast<double>(out_degree(graph, static_cast<int32_t>(v))) : 0.0;
   };
@@ -58,31 +76,27 @@ ExpansionWork expansion_warp_work(const CsrF64& graph, const ExpansionSchedule& 
             double longest = 0;
             for (int64_t lane = 0; lane < 32; ++lane)
               longest = std::max(longest, degree(first + k * c.block + w * 32 + lane));
-            warps[w] += kVertexRoundTrips + longest * trips;
+            warps[w] += vertex_lane_rounds(c, longest);
           }
         break;
       case kBalanceWarp:
         for (int64_t k = 0; k < c.coarsen; ++k)
           for (int64_t w = 0; w < warps_per_block; ++w)
-            warps[w] += kVertexRoundTrips + std::ceil(degree(first + k * warps_per_block + w) / 32) * trips;
+            warps[w] += vertex_lane_rounds(c, degree(first + k * warps_per_block + w));
         break;
       case kBalanceBlock:
-        // A vertex costs the whole block its chain before any edge: thread 0 reads the item,
-        // then its row bounds (two dependent loads), and three barriers pass it around.
+        // A vertex costs the whole block its chain before any edge.
         for (int64_t k = 0; k < c.coarsen; ++k)
-          every_warp[static_cast<size_t>(b / merge)] += kVertexRoundTrips + 1 + std::ceil(degree(first + k) / c.block) * trips;
+          every_warp[static_cast<size_t>(b / merge)] += vertex_lane_rounds(c, degree(first + k));
         break;
       case kBalanceSegment:
       default: {  // segment, tile
-        // The group's edges evenly spread, each found by a binary search over its slots; a
-        // thread's batch of edges waits on each link of its chain once.
+        // The group's edges evenly spread over its lanes.
         const int64_t group = c.balance == kBalanceSegment ? 32 : c.block;
-        const double search = std::log2(static_cast<double>(group * c.coarsen));
         for (int64_t g = 0; g < c.block / group; ++g) {
           double edges = 0;
           for (int64_t i = 0; i < group * c.coarsen; ++i) edges += degree(first + g * group * c.coarsen + i);
-          const double round = trips + search / 4 + kIssuePerBatchedEdge * (c.batch - 1);
-          const double rounds = kVertexRoundTrips + std::ceil(edges / static_cast<double>(group * c.batch)) * round;
+          const double rounds = shared_group_rounds(c, static_cast<double>(group), edges);
           if (group == c.block) {
             every_warp[static_cast<size_t>(b / merge)] += rounds;
           } else {
@@ -106,35 +120,25 @@ double expansion_chain_round_trips(const ExpansionSchedule& c, const Frontier& f
   if (frontier.items <= 0) return 0;
   const auto items = static_cast<double>(frontier.items), longest = static_cast<double>(frontier.longest);
   const double mean = static_cast<double>(frontier.edges) / items;
-  const double trips = c.round_trips;
   // A lane (thread, warp or block) holds up to `coarsen` of the level's vertices, one after
   // another; the slowest holds the longest row and mean ones after it.
-  const auto held = [&](double lanes_per_tile) { return std::min<double>(c.coarsen, std::ceil(items / lanes_per_tile)); };
+  const auto slowest_lane = [&](double lanes_per_tile) {
+    const double k = std::min<double>(c.coarsen, std::ceil(items / lanes_per_tile));
+    return vertex_lane_rounds(c, longest) + (k - 1) * vertex_lane_rounds(c, mean);
+  };
   switch (c.balance) {
-    case kBalanceThread: {
-      const double k = held(c.block);
-      return k * kVertexRoundTrips + (longest + (k - 1) * mean) * trips;
-    }
-    case kBalanceWarp: {
-      const double k = held(c.block / 32.0);
-      return k * kVertexRoundTrips + (std::ceil(longest / 32) + (k - 1) * std::ceil(mean / 32)) * trips;
-    }
-    case kBalanceBlock: {
-      const double k = held(1);
-      return k * (kVertexRoundTrips + 1) + (std::ceil(longest / c.block) + (k - 1) * std::ceil(mean / c.block)) * trips;
-    }
+    case kBalanceThread: return slowest_lane(c.block);
+    case kBalanceWarp: return slowest_lane(c.block / 32.0);
+    case kBalanceBlock: return slowest_lane(1);
     case kBalanceSegment:
-    default: {  // a group's vertices' edges spread over its lanes, each found by a search
+    default: {  // a group's vertices' edges spread over its lanes
       const double group = c.balance == kBalanceSegment ? 32 : c.block;
       // The tile schedule's tile shrinks until the device loop's one wave of blocks shares the
       // frontier (graph_expand.cuh's expand).
       const double tile = c.balance == kBalanceSegment
                               ? group * c.coarsen
                               : std::clamp(std::ceil(items * c.block / kWaveThreads), 1.0, group * c.coarsen);
-      const double group_items = std::min(items, tile);
-      const double group_edges = std::max(longest, group_items * mean);
-      const double round = trips + std::log2(group * c.coarsen) / 4 + kIssuePerBatchedEdge * (c.batch - 1);
-      return kVertexRoundTrips + std::ceil(group_edges / (group * c.batch)) * round;
+      return shared_group_rounds(c, group, std::max(longest, std::min(items, tile) * mean));
     }
   }
 }
