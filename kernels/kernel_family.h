@@ -57,7 +57,10 @@ struct WorkEstimate {
   int64_t shared_bytes_per_block = 0;
   int32_t registers_per_thread = 0;
   int64_t blocks = 0;
+  // Every kernel, fill and copy the run executes, and the iterations of its device loops (0: a
+  // straight plan, launched on a stream); plan_nodes() counts a program's nodes.
   int32_t launches = 1;
+  double loop_iterations = 0;
   // Each work unit waits on a load whose address an earlier load gave (a graph expansion's
   // round: the edge's head is known only once its index is read): a unit then costs at least
   // an L2 round trip, however few bytes it moves.
@@ -86,11 +89,16 @@ struct WorkEstimate {
   // repeat's. Empty: warp_work runs as one.
   std::vector<SequentialStep> steps;
   int64_t step_repeats = 1;
+  // The rounds read lines the run has not touched before (a traversal expands each vertex
+  // once, union-find reads each label's root once, and every run starts with L2 flushed): each
+  // waits on DRAM, not L2.
+  bool rounds_read_dram = false;
   // Each block loads, computes and stores once, without a pipeline: its wait on its loads and
   // its work follow one another, so the blocks' chains add to the DRAM time rather than hide
   // under it.
   bool single_stage = false;
 };
+
 
 // A canonical direction of the model-driven walk (SAAKE, digest-000 §2.9): thread-block
 // reshaping, thread or block coarsening, unrolling. `step` takes one unit (factor-2) step

@@ -1,6 +1,7 @@
 #include "kernels/launch_plan.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "workload/input_error.h"
@@ -38,6 +39,32 @@ PlanOp PlanOp::loop(std::vector<PlanOp> body, std::string until_zero, int max_it
   op.until_zero = std::move(until_zero);
   op.max_iterations = max_iterations;
   return op;
+}
+
+namespace {
+
+int64_t body_nodes(const std::vector<PlanOp>& ops) {
+  int64_t n = 0;
+  for (const PlanOp& op : ops) n += op.kind == PlanOp::Kind::Loop ? body_nodes(op.body) : 1;
+  return n;
+}
+
+}  // namespace
+
+int32_t PlanNodes::launches(double loop_iterations) const {
+  const double n = static_cast<double>(outside) + static_cast<double>(per_iteration) * loop_iterations;
+  return static_cast<int32_t>(std::llround(std::min(n, 1e9)));
+}
+
+PlanNodes plan_nodes(const std::vector<PlanOp>& program) {
+  PlanNodes n;
+  for (const PlanOp& op : program) {
+    if (op.kind == PlanOp::Kind::Loop)
+      n.per_iteration = std::max(n.per_iteration, body_nodes(op.body));
+    else
+      ++n.outside;
+  }
+  return n;
 }
 
 size_t PlanOutput::read_elements() const {

@@ -103,6 +103,17 @@ struct PlanOp {
   static PlanOp loop(std::vector<PlanOp> body, std::string until_zero, int max_iterations);
 };
 
+// The nodes (launches, fills, copies) of a program outside its loops, and those one iteration
+// of a loop runs (the largest loop's body, nested loops once): what an estimate charges as
+// launches, with its expected iterations (WorkEstimate::launches, loop_iterations).
+struct PlanNodes {
+  int64_t outside = 0, per_iteration = 0;
+
+  // outside + per_iteration x iterations (at most 1e9: a loop's bound, not its expected run).
+  int32_t launches(double loop_iterations) const;
+};
+PlanNodes plan_nodes(const std::vector<PlanOp>& program);
+
 // A buffer the device needs: inputs carry bytes to upload; scratch and output carry a size.
 struct DeviceBuffer {
   std::string name;

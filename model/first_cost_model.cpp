@@ -89,7 +89,7 @@ nlohmann::json Prediction::to_json() const {
 
 Prediction predict(const WorkEstimate& work, const ResourceUsage& usage, const GpuSpec& gpu) {
   Prediction p;
-  p.launch_us = gpu.launch_overhead_us * work.launches;
+  p.launch_us = launch_time_us(gpu, work.launches, work.loop_iterations);
   const double repeats = static_cast<double>(std::max<int64_t>(1, work.warp_work_repeats));
   const double total_units = std::accumulate(work.warp_work.begin(), work.warp_work.end(), 0.0) * repeats;
   if (work.dram_bytes <= 0 && total_units <= 0) {
@@ -138,8 +138,9 @@ Prediction predict(const WorkEstimate& work, const ResourceUsage& usage, const G
 
   if (total_units > 0) {
     // A warp alone is latency bound: it moves its share of bytes at its in-flight rate.
+    const Resource waits_on = work.rounds_read_dram ? Resource::Dram : Resource::L2;
     const double min_cycles = work.unit_waits_on_load
-                                  ? std::max(kMinCyclesPerWorkUnit, gpu.timing[static_cast<size_t>(Resource::L2)].latency)
+                                  ? std::max(kMinCyclesPerWorkUnit, gpu.timing[static_cast<size_t>(waits_on)].latency)
                                   : kMinCyclesPerWorkUnit;
     const double unit_ns =
         std::max(bytes / total_units / in_flight_per_warp * gpu.dram_latency_ns, min_cycles / gpu.clock_ghz);

@@ -150,6 +150,11 @@ GpuSpec hopper_h100() {
   s.dram_latency_ns = 500;
   s.clock_ghz = 1.98;
   s.launch_overhead_us = 2.5;
+  // bench/loop_launch_bench on an H200 (driver 580.159, 6d6fbbe; bench/results/loop_launch_h200.md):
+  // a loop of N iterations of K tiny launches took 8.2 + N x 4.4 + (N x K + 1) x 0.8-1.05 µs.
+  s.graph_launch_us = 8.2;
+  s.loop_iteration_us = 4.4;
+  s.graph_node_us = 0.9;
   // PageRank's per-warp atomicAdd of its L1 change into one sum (H100, f3c5394's sample): a
   // configuration with n more warps an iteration took 1.3-1.8 ns x n longer.
   s.same_address_atomic_ns = 1.4;
@@ -172,6 +177,11 @@ GpuSpec spec_for_arch(const std::string& arch) {
   if (arch == "sm_80") return ampere_a100();
   if (arch == "sm_90") return hopper_h100();
   throw InputError("unknown GPU architecture '" + arch + "'; known: sm_80, sm_90");
+}
+
+double launch_time_us(const GpuSpec& gpu, double launches, double loop_iterations) {
+  if (loop_iterations <= 0 || gpu.loop_iteration_us <= 0) return gpu.launch_overhead_us * launches;
+  return gpu.graph_launch_us + loop_iterations * gpu.loop_iteration_us + launches * gpu.graph_node_us;
 }
 
 }  // namespace ktune

@@ -53,6 +53,13 @@ struct GpuSpec {
   double dram_latency_ns = 0;
   double clock_ghz = 0;
   double launch_overhead_us = 0;  // back-to-back launches on one stream
+  // A program with a loop runs as one CUDA graph of conditional while-nodes
+  // (gpu/device_loop_graph.h): the graph's launch, each iteration's turn of its loop and each
+  // node it runs (a kernel, a fill, a copy) cost these instead (bench/loop_launch_bench; 0:
+  // not measured, its launches are charged as on a stream).
+  double graph_launch_us = 0;
+  double loop_iteration_us = 0;
+  double graph_node_us = 0;
   // The block scheduler hands out one block per this many cycles on the whole device: a grid
   // of many short blocks is bound by it (calibration's block_dispatch_gap; 0, not modelled, for
   // an architecture never calibrated).
@@ -74,5 +81,10 @@ struct GpuSpec {
 // The built-in description of an architecture ("sm_80", "sm_90"); throws InputError naming
 // the known ones otherwise.
 GpuSpec spec_for_arch(const std::string& arch);
+
+// What a plan's launches cost beyond its kernels' work: `launches` kernels, fills and copies on a
+// stream, or, where the plan loops on the device (`loop_iterations` > 0), the graph that runs
+// them. The first cost model and the emulator both charge this.
+double launch_time_us(const GpuSpec& gpu, double launches, double loop_iterations);
 
 }  // namespace ktune

@@ -73,9 +73,11 @@ WorkEstimate estimate_bfs(const Workload& w, const BfsShape& shape, const BfsCon
         case Mode::PushBitmap:  // or the whole bitmap swept for the frontier's bits
           push_edges += edges;
           bytes += (mode == Mode::PushQueue ? frontier * 16 : n / 8 + frontier * 12) + edges * (4 + 32);
+          // A sweep of the bitmap tests every vertex's bit: its items are all n.
           level_steps.push_back(
               {share(edges, frontier),
-               expansion_chain_round_trips(schedule, {level.frontier, level.frontier_edges, level.longest_push})});
+               expansion_chain_round_trips(schedule, {mode == Mode::PushQueue ? level.frontier : shape.vertices,
+                                                      level.frontier_edges, level.longest_push})});
           break;
         case Mode::Pull: {  // every vertex's depth checked; in-edges against the frontier's bits
           const double scanned =
@@ -110,13 +112,12 @@ WorkEstimate estimate_bfs(const Workload& w, const BfsShape& shape, const BfsCon
   e.warp_work.assign(expansion->warp_work.begin(), expansion->warp_work.end());
   e.blocks = expansion->blocks;
   for (double& work : e.warp_work) work *= rounds * sources;
-  // A level runs one expansion and its end; a bitmap's copy and clearing count as two more.
-  const double per_level = 2 + (c.uses_bitmap() ? 2 : 0);
   for (SequentialStep& step : level_steps) step.share = rounds > 0 ? step.share / rounds : 0;
   e.steps = std::move(level_steps);
   e.step_repeats = static_cast<int64_t>(sources);
-  e.launches = static_cast<int32_t>(std::min(1e9, sources * (1 + static_cast<double>(levels.size()) * per_level)));
-  e.unit_waits_on_load = true;  // a round reads the head's depth (or visit bit) at the index it just read
+  e.loop_iterations = sources * static_cast<double>(levels.size());
+  e.unit_waits_on_load = true;
+  e.rounds_read_dram = true;  // a round reads the head's depth (or visit bit) at the index it just read
   return e;
 }
 

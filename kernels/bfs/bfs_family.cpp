@@ -122,16 +122,20 @@ Verdict BfsFamily::verify(const Problem&, const PlanOutput& output, std::string_
 
 WorkEstimate BfsFamily::estimate(const Workload& w, const Problem& p, const Config& config) const {
   const BfsShape shape = shape_of(w.matrix, p);
-  if (shape.sources.empty()) return estimate_bfs(w, shape, BfsConfig::from(config), {});
+  const BfsConfig c = BfsConfig::from(config);
   // The first source's levels stand for every source's, walked once for every configuration.
-  const int32_t source = shape.sources.front();
   const std::shared_ptr<const std::vector<BfsLevel>> levels =
-      w.derived.get<std::vector<BfsLevel>>("bfs.levels " + std::to_string(source), [&] {
-        const std::shared_ptr<const GraphEdges> in_edges = graph_in_edges(w);
-        return follow_bfs_levels(w.matrix, reinterpret_cast<const int32_t*>(in_edges->row_ptr.data()),
-                                 reinterpret_cast<const int32_t*>(in_edges->col_idx.data()), source);
-      });
-  return estimate_bfs(w, shape, BfsConfig::from(config), *levels);
+      shape.sources.empty()
+          ? std::make_shared<const std::vector<BfsLevel>>()
+          : w.derived.get<std::vector<BfsLevel>>("bfs.levels " + std::to_string(shape.sources.front()), [&] {
+              const std::shared_ptr<const GraphEdges> in_edges = graph_in_edges(w);
+              return follow_bfs_levels(w.matrix, reinterpret_cast<const int32_t*>(in_edges->row_ptr.data()),
+                                       reinterpret_cast<const int32_t*>(in_edges->col_idx.data()),
+                                       shape.sources.front());
+            });
+  WorkEstimate e = estimate_bfs(w, shape, c, *levels);
+  e.launches = plan_nodes(bfs_program(shape, c)).launches(e.loop_iterations);
+  return e;
 }
 
 double BfsFamily::flops(const Workload& w, const Problem& p) const {

@@ -14,6 +14,9 @@ namespace {
 constexpr int64_t kWarpSize = 32;
 constexpr double kSectorBytes = 32;
 constexpr double kIndexBytes = 4;
+// A union-find trip's dependent round trips, on average over the lower and upper neighbours:
+// (1 + 4) / 2.
+constexpr double kUnionFindTripRoundTrips = 2.5;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -56,6 +59,12 @@ WorkEstimate estimate_cc(const CcGraphDigest& g, const CcConfig& c) {
     e.warp_work.assign(static_cast<size_t>(e.blocks * ceil_div(c.block, kWarpSize)), static_cast<double>(c.items));
   }
   for (double& w : e.warp_work) w *= iterations;
+  if (c.algorithm == CcAlgorithm::UnionFind) {
+    // A trip over a lower neighbour unites the two: each end's root found (a read, two where it
+    // has been hooked) and the compare-and-swap, each waiting on the last; half the trips do.
+    for (double& w : e.warp_work) w *= kUnionFindTripRoundTrips;
+    e.rounds_read_dram = true;
+  }
   const double edge_pass = by_vertex
                                ? kIndexBytes * (n + 1 + static_cast<double>(g.adjacency)) +
                                      kSectorBytes * static_cast<double>(g.adjacency) + 2 * kIndexBytes * n
@@ -73,13 +82,11 @@ WorkEstimate estimate_cc(const CcGraphDigest& g, const CcConfig& c) {
     const double finds = 2 * kSectorBytes * static_cast<double>(g.pairs);
     e.dram_bytes = kIndexBytes * n + edge_pass + finds + 2 * kIndexBytes * n + kSectorBytes * n;
     e.gather_bytes = gathered_per_pass + finds;
-    e.launches = 3;
     return e;
   }
   e.dram_bytes = kIndexBytes * n + iterations * (edge_pass + jumping);
   e.gather_bytes = iterations * gathered_per_pass;
-  // The fill of the flag counts as a launch: it is a device operation of its own.
-  e.launches = static_cast<int32_t>(1 + iterations * (2 + (c.jumps > 0 ? 1 : 0)));
+  e.loop_iterations = iterations;
   return e;
 }
 

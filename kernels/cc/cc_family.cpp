@@ -140,7 +140,10 @@ Verdict CcFamily::verify(const Problem&, const PlanOutput& output, std::string_v
 }
 
 WorkEstimate CcFamily::estimate(const Workload& w, const Problem&, const Config& config) const {
-  return estimate_cc(*digest(w), CcConfig::from(config));
+  const CcConfig c = CcConfig::from(config);
+  WorkEstimate e = estimate_cc(*digest(w), c);
+  e.launches = plan_nodes(cc_program(c, vertex_count(w.matrix))).launches(e.loop_iterations);
+  return e;
 }
 
 double CcFamily::flops(const Workload& w, const Problem&) const {

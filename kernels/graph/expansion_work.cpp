@@ -120,11 +120,15 @@ double expansion_chain_round_trips(const ExpansionSchedule& c, const Frontier& f
   if (frontier.items <= 0) return 0;
   const auto items = static_cast<double>(frontier.items), longest = static_cast<double>(frontier.longest);
   const double mean = static_cast<double>(frontier.edges) / items;
-  // A lane (thread, warp or block) holds up to `coarsen` of the level's vertices, one after
-  // another; the slowest holds the longest row and mean ones after it.
+  // A lane (thread, warp or block) holds up to `coarsen` of a tile's vertices, one after
+  // another; the slowest holds the longest row and mean ones after it. The device loop's one
+  // wave of blocks takes the tiles in turn (block b: tiles b, b + grid, ...), so where the items
+  // outnumber the wave's tiles a lane goes on to its next tile's vertices.
   const auto slowest_lane = [&](double lanes_per_tile) {
     const double k = std::min<double>(c.coarsen, std::ceil(items / lanes_per_tile));
-    return vertex_lane_rounds(c, longest) + (k - 1) * vertex_lane_rounds(c, mean);
+    const double tiles = std::ceil(items / (lanes_per_tile * c.coarsen));
+    const double turns = std::ceil(tiles / std::max(1.0, std::floor(kWaveThreads / c.block)));
+    return vertex_lane_rounds(c, longest) + (k - 1 + (turns - 1) * c.coarsen) * vertex_lane_rounds(c, mean);
   };
   switch (c.balance) {
     case kBalanceThread: return slowest_lane(c.block);

@@ -110,9 +110,7 @@ WorkEstimate estimate_pagerank(const PagerankGraphDigest& g, const PagerankConfi
   e.gather_bytes = iterations * kSectorBytes * m;
   e.gather_footprint = value * n;
   if (c.direction == PagerankDirection::Push) e.scattered_atomic_bytes = e.gather_bytes;  // atomicAdd into `next`
-  // init and the fills, then the iteration's launches (three, or four for a pull over edges).
-  const double per_iteration_launches = c.direction == PagerankDirection::PullEdges ? 4 : 3;
-  e.launches = static_cast<int32_t>(3 + per_iteration_launches * iterations);
+  e.loop_iterations = static_cast<double>(iterations);
   e.unit_waits_on_load = true;  // a round reads a rank at the index it just read
   return e;
 }

@@ -205,7 +205,9 @@ WorkEstimate PagerankFamily::estimate(const Workload& w, const Problem& p, const
   // (and a measured tune's check needs it anyway); past that, the damping's worst case.
   const bool walk = w.matrix.nnz() * int64_t{problem.max_iterations} <= kPagerankWalkBudget;
   const int64_t iterations = walk ? run(w, p)->iterations : pagerank_expected_iterations(problem);
-  return estimate_pagerank(*digest(w), PagerankConfig::from(config), p.precision.output, iterations);
+  WorkEstimate e = estimate_pagerank(*digest(w), PagerankConfig::from(config), p.precision.output, iterations);
+  e.launches = plan_nodes(program(w, p, config)).launches(e.loop_iterations);
+  return e;
 }
 
 double PagerankFamily::flops(const Workload& w, const Problem&) const {

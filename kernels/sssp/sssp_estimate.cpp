@@ -41,8 +41,7 @@ WorkEstimate estimate_sssp(const Workload& w, const SsspShape& shape, const Sssp
     e.steps.push_back({scanned > 0 ? static_cast<double>(f.edges) / scanned : 0,
                        expansion_chain_round_trips(schedule, f) + kPassEndRoundTrips});
   e.step_repeats = static_cast<int64_t>(sources);
-  const double per_pass = c.delta_stepping() ? 3 : 2;  // relaxation, its end (, sweep)
-  e.launches = static_cast<int32_t>(std::min(1e9, sources * (1 + static_cast<double>(passes.passes) * per_pass)));
+  e.loop_iterations = sources * static_cast<double>(passes.passes);
   e.unit_waits_on_load = true;  // a round reads the head's distance at the index it just read
   e.loads_in_flight = c.batch;
   return e;

@@ -133,15 +133,19 @@ WorkEstimate SsspFamily::estimate(const Workload& w, const Problem& p, const Con
   const std::shared_ptr<const SsspWeights> weights = sssp_weights_of(w, p);
   const SsspShape shape = shape_of(w.matrix, p, *weights);
   const SsspConfig c = SsspConfig::from(config);
-  if (shape.sources.empty()) return estimate_sssp(w, shape, c, SsspPassWork{});
   // The passes from the first source stand for every source's; one walk per Δ, shared by the
   // configurations that run it.
   const double delta = c.delta_stepping() ? sssp_delta(shape, c) : 0;
   const std::string key =
       "sssp.passes " + p.key() + " " + to_string(p.precision.output) + " " + std::to_string(delta);
-  const std::shared_ptr<const SsspPassWork> passes = w.derived.get<SsspPassWork>(
-      key, [&] { return follow_sssp_passes(w.matrix, *weights, shape.sources.front(), delta); });
-  return estimate_sssp(w, shape, c, *passes);
+  const std::shared_ptr<const SsspPassWork> passes =
+      shape.sources.empty() ? std::make_shared<const SsspPassWork>()
+                            : w.derived.get<SsspPassWork>(key, [&] {
+                                return follow_sssp_passes(w.matrix, *weights, shape.sources.front(), delta);
+                              });
+  WorkEstimate e = estimate_sssp(w, shape, c, *passes);
+  e.launches = plan_nodes(sssp_program(shape, c)).launches(e.loop_iterations);
+  return e;
 }
 
 double SsspFamily::flops(const Workload& w, const Problem& p) const {

@@ -144,6 +144,7 @@ void emulate_program(const ptx::PtxModule& module, const LaunchPlan& plan, const
   const auto counter = [&memory](const std::string& buffer, uint32_t index) { return memory.int32_at(buffer, index); };
   for (const PlanOp& op : ops) {
     throw_if_cancelled();
+    if (op.kind != PlanOp::Kind::Loop) ++p.program_nodes;
     switch (op.kind) {
       case PlanOp::Kind::Launch:
         if (const std::optional<LaunchStep> step = resolve_launch(plan.steps.at(op.launch), counter))
@@ -153,6 +154,7 @@ void emulate_program(const ptx::PtxModule& module, const LaunchPlan& plan, const
       case PlanOp::Kind::Copy: memory.copy(op.from, op.buffer); break;
       case PlanOp::Kind::Loop:
         for (int i = 0; i < op.max_iterations; ++i) {
+          ++p.loop_iterations;
           emulate_program(module, plan, op.body, memory, kernel, weigher, gpu, options, p);
           if (memory.int32_at(op.until_zero, 0) == 0) break;
         }
@@ -190,11 +192,13 @@ CandidatePrediction emulate_plan_unguarded(const LaunchPlan& plan, const Compile
       const auto op = [&plan](size_t i) { return plan.program.begin() + static_cast<std::ptrdiff_t>(i); };
       emulate_program(*module, plan, {op(0), op(a.first)}, memory, kernel, weigher, gpu, options, p);
       std::vector<std::pair<size_t, size_t>> followed;  // each followed unit's steps
+      std::vector<std::pair<double, double>> followed_nodes;  // and its nodes and iterations
       uint64_t unit_instructions = 0;
       for (size_t u = 0; u < a.units; ++u) {
         if (u > 0 && p.warp_instructions + unit_instructions / u > options.max_program_warp_instructions) break;
         const size_t steps = p.steps.size();
         const uint64_t instructions = p.warp_instructions;
+        const double nodes = p.program_nodes, iterations = p.loop_iterations;
         const size_t from = a.first + u * a.unit;
         try {
           emulate_program(*module, plan, {op(from), op(from + a.unit)}, memory, kernel, weigher, gpu, options, p);
@@ -202,14 +206,19 @@ CandidatePrediction emulate_plan_unguarded(const LaunchPlan& plan, const Compile
           if (u == 0) throw;  // not even one unit fits
           p.steps.resize(steps);  // a unit longer than the mean: it counts as those followed
           p.warp_instructions = instructions;
+          p.program_nodes = nodes;
+          p.loop_iterations = iterations;
           break;
         }
         followed.emplace_back(steps, p.steps.size());
+        followed_nodes.emplace_back(p.program_nodes - nodes, p.loop_iterations - iterations);
         unit_instructions += p.warp_instructions - instructions;
       }
       for (size_t u = followed.size(); u < a.units; ++u) {
         const auto [begin, end] = followed[u % followed.size()];
         for (size_t i = begin; i < end; ++i) p.steps.push_back(StepEmulation(p.steps[i]));
+        p.program_nodes += followed_nodes[u % followed.size()].first;
+        p.loop_iterations += followed_nodes[u % followed.size()].second;
       }
       emulate_program(*module, plan, {op(a.first + a.unit * a.units), plan.program.end()}, memory, kernel, weigher,
                       gpu, options, p);
@@ -224,6 +233,13 @@ CandidatePrediction emulate_plan_unguarded(const LaunchPlan& plan, const Compile
     p.microseconds += s.prediction.microseconds;
     p.launch_microseconds += s.prediction.launch_cycles / (gpu.clock_ghz * 1e3);
     for (size_t r = 0; r < kResourceCount; ++r) p.transactions[r] += s.prediction.transactions[r];
+  }
+  if (p.loop_iterations > 0) {
+    // A looping program runs as one graph: its nodes and iterations replace the steps' launches.
+    const double launch_us = launch_time_us(gpu, p.program_nodes, p.loop_iterations);
+    p.microseconds += launch_us - p.launch_microseconds;
+    p.cycles += (launch_us - p.launch_microseconds) * gpu.clock_ghz * 1e3;
+    p.launch_microseconds = launch_us;
   }
   for (const StepEmulation& s : p.steps)
     for (size_t r = 0; r < kResourceCount; ++r)

@@ -84,6 +84,10 @@ struct CandidatePrediction {
   double emulate_seconds = 0;
   double sensitivity_seconds = 0;
   uint64_t warp_instructions = 0;  // interpreted, sampled and complete blocks together
+  // What a program ran besides its kernels' work: its nodes (launches, fills, copies) and its
+  // loops' iterations, charged by launch_time_us (gpu_spec.h) as the first cost model does.
+  double program_nodes = 0;
+  double loop_iterations = 0;
 
   static constexpr double kSaturated = 0.6;
   size_t longest_step() const;

@@ -11,6 +11,7 @@
 #include "kernels/cc/cc_reference.h"
 #include "kernels/cc/cc_undirected.h"
 #include "kernels/graph/graph_transpose.h"
+#include "kernels/graph/lane_group_work.h"
 #include "tests/kernels/graph_cases.h"
 #include "workload/input_error.h"
 
@@ -177,12 +178,21 @@ TEST(CcEstimate, PropagationAlongAPathTakesMoreIterationsThanHooking) {
   EXPECT_EQ(slow.blocks, 8);  // 1000 vertices, 128 a block
   EXPECT_EQ(slow.warp_work.size(), 8u * 4u);
   EXPECT_GT(cc_min_bytes(g), 0);
-  // One union-find pass reads the graph once: less than hooking's iterations, three launches.
+  EXPECT_EQ(slow.loop_iterations, static_cast<double>(cc_expected_iterations(g, propagation)));
+  // One union-find pass reads the graph once: less than hooking's iterations, and no loop.
   const CcConfig union_find = CcConfig::from(config(CcAlgorithm::UnionFind, CcSchedule::Vertex, 0));
   EXPECT_EQ(cc_expected_iterations(g, union_find), 1);
   const WorkEstimate once = estimate_cc(g, union_find);
   EXPECT_LT(once.dram_bytes, fast.dram_bytes);
-  EXPECT_EQ(once.launches, 3);
+  EXPECT_EQ(once.loop_iterations, 0);
+  // Its trips unite (finds and a compare-and-swap, one after another) on labels it reads first:
+  // 2.5 round trips a trip, each at DRAM's latency; propagation's gathers overlap four deep.
+  EXPECT_TRUE(once.rounds_read_dram);
+  EXPECT_FALSE(slow.rounds_read_dram);
+  const CcConfig c = CcConfig::from(config(CcAlgorithm::UnionFind, CcSchedule::Vertex, 0));
+  const std::vector<double> trips = lane_group_warp_work(g.degrees, c.block, c.lanes, c.items, once.blocks, 1);
+  ASSERT_EQ(once.warp_work.size(), trips.size());
+  for (size_t i = 0; i < trips.size(); ++i) EXPECT_DOUBLE_EQ(once.warp_work[i], 2.5 * trips[i]);
 }
 
 }  // namespace

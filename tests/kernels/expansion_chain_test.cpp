@@ -2,6 +2,8 @@
 // worked out by hand for a frontier of 100 vertices: one hub of 1000 edges and 99 of one edge.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "kernels/graph/expansion_work.h"
 
 namespace ktune {
@@ -39,6 +41,21 @@ TEST(ExpansionChain, SharedSchedulesSpreadTheHubOverTheirGroup) {
   EXPECT_DOUBLE_EQ(chain(kSegment, 256, 1), 3 + 32 * (1 + 5.0 / 4));
   EXPECT_DOUBLE_EQ(chain(kTile, 256, 1), 3 + 4 * (1 + 8.0 / 4));
   EXPECT_DOUBLE_EQ(expansion_chain_round_trips({kTile, 256, 1}, Frontier{}), 0);
+}
+
+// The device loop runs one wave of blocks (2048 threads on each of 132 SMs), which take the tiles
+// in turn: a frontier of a million one-edge vertices, a block of 256 taking one vertex, is 1056
+// blocks' 947 tiles each, the slowest block the hub's and 946 more of the mean's (3 + 1 rounds).
+TEST(ExpansionChain, ALaneGoesOnToItsNextTileWhereTheFrontierOutnumbersTheWave) {
+  const Frontier many{1000000, 1000000 - 1 + 1000, 1000};
+  const double mean = static_cast<double>(many.edges) / static_cast<double>(many.items);
+  const double turns = std::ceil(1000000.0 / 1056);
+  EXPECT_DOUBLE_EQ(expansion_chain_round_trips({kBlock, 256, 1, 1, 1}, many),
+                   3 + 1 + 4 + (turns - 1) * (3 + 1 + std::ceil(mean / 256)));
+  // A thread a vertex: 1056 blocks of 256 threads hold 270 K of them, so each thread takes four.
+  const double thread_turns = std::ceil(std::ceil(1000000.0 / 256) / 1056);
+  EXPECT_DOUBLE_EQ(expansion_chain_round_trips({kThread, 256, 1, 1, 1}, many),
+                   3 + 1000 + (thread_turns - 1) * (3 + mean));
 }
 
 }  // namespace

@@ -199,9 +199,14 @@ TEST(PagerankEstimate, ChargesTheIterationsTheHostRunTook) {
   const PagerankFamily family;
   const Problem p = make_problem(family, nullptr, Precision::uniform(Dtype::F32));
   const Config c = pagerank_space().first_valid();
-  // Each iteration is three launches after the three of the start.
-  EXPECT_EQ(family.estimate(slow, p, c).launches, 3 + 3 * slow_run.iterations);
-  EXPECT_EQ(family.estimate(fast, p, c).launches, 3 + 3 * fast_run.iterations);
+  // The loop turns once an iteration and runs its three launches each time, after the start.
+  for (const auto& [w, run] : {std::pair{&slow, &slow_run}, std::pair{&fast, &fast_run}}) {
+    const WorkEstimate e = family.estimate(*w, p, c);
+    EXPECT_EQ(e.loop_iterations, run->iterations);
+    const PlanNodes nodes = plan_nodes(family.program(*w, p, c));
+    EXPECT_EQ(nodes.per_iteration, 3);
+    EXPECT_EQ(e.launches, nodes.outside + 3 * run->iterations);
+  }
 }
 
 }  // namespace

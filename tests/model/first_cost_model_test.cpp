@@ -276,6 +276,18 @@ TEST(FirstCostModel, MoreLaunchesAddLaunchCost) {
   EXPECT_DOUBLE_EQ(p3.launch_us, 3 * h100().launch_overhead_us);
 }
 
+// A program that loops on the device is one graph: its launch, each iteration's turn and each
+// node, not a launch on a stream apiece.
+TEST(FirstCostModel, ALoopingProgramIsChargedAsTheGraphItRunsAs) {
+  WorkEstimate looped = balanced(2e8);
+  looped.launches = 2 + 3 * 40;
+  looped.loop_iterations = 40;
+  const Prediction p = predict(looped, light(), h100());
+  EXPECT_DOUBLE_EQ(p.launch_us, h100().graph_launch_us + 40 * h100().loop_iteration_us +
+                                    122 * h100().graph_node_us);
+  EXPECT_LT(p.launch_us, 122 * h100().launch_overhead_us);
+}
+
 TEST(FirstCostModel, ZeroWorkCostsOnlyTheLaunch) {
   WorkEstimate nothing;
   nothing.launches = 2;

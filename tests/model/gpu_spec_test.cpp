@@ -100,6 +100,22 @@ TEST(GpuSpec, Sm90TableIsTheCommittedH200Calibration) {
   EXPECT_NEAR(s.line_weights.dram, weight("dram_gather_gap", Resource::Dram), 0.02);
 }
 
+// Straight launches cost one overhead each; a looping program its graph's launch, turns and
+// nodes; an architecture whose loops were never measured charges them as straight launches.
+TEST(GpuSpec, LaunchTimeOfStraightAndLoopingPrograms) {
+  const GpuSpec h = spec_for_arch("sm_90");
+  EXPECT_GT(h.loop_iteration_us, 0);
+  EXPECT_GT(h.graph_node_us, 0);
+  EXPECT_DOUBLE_EQ(launch_time_us(h, 3, 0), 3 * h.launch_overhead_us);
+  EXPECT_DOUBLE_EQ(launch_time_us(h, 9, 4), h.graph_launch_us + 4 * h.loop_iteration_us + 9 * h.graph_node_us);
+  GpuSpec unmeasured = h;
+  unmeasured.loop_iteration_us = 0;
+  EXPECT_DOUBLE_EQ(launch_time_us(unmeasured, 9, 4), 9 * h.launch_overhead_us);
+  // A loop's turn costs more than a node within it, and a node less than a launch on a stream.
+  EXPECT_GT(h.loop_iteration_us, h.graph_node_us);
+  EXPECT_LT(h.graph_node_us, h.launch_overhead_us);
+}
+
 TEST(GpuSpec, UnknownArchitectureIsAnInputErrorNamingTheKnownOnes) {
   try {
     spec_for_arch("sm_75");

@@ -39,9 +39,17 @@ TEST(IterativePlan, TheEmulatorTimesEveryLaunchTheLoopRuns) {
   EXPECT_EQ(p.steps.front().entry, "mark");
   EXPECT_EQ(p.steps.front().blocks, 4);  // 1000 items, 256 a block
   EXPECT_EQ(p.steps[2 * (iterative_iterations() - 1)].blocks, 1);  // the last iteration's single item
-  double sum = 0;
-  for (const StepEmulation& s : p.steps) sum += s.prediction.microseconds;
-  EXPECT_NEAR(p.microseconds, sum, 1e-9 * sum);
+  // Five fills, then two launches an iteration: the graph's nodes and turns replace the steps'
+  // launches, as the first cost model charges them.
+  EXPECT_EQ(p.loop_iterations, iterative_iterations());
+  EXPECT_EQ(p.program_nodes, 5 + 2 * iterative_iterations());
+  const GpuSpec gpu = spec_for_arch("sm_90");
+  const double launch_us = launch_time_us(gpu, p.program_nodes, p.loop_iterations);
+  EXPECT_DOUBLE_EQ(p.launch_microseconds, launch_us);
+  double work = 0;
+  for (const StepEmulation& s : p.steps)
+    work += s.prediction.microseconds - s.prediction.launch_cycles / (gpu.clock_ghz * 1e3);
+  EXPECT_NEAR(p.microseconds, work + launch_us, 1e-9 * p.microseconds);
 }
 
 TEST(IterativePlan, ABoundStopsALoopThatWouldNotEnd) {
