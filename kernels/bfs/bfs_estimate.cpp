@@ -116,8 +116,8 @@ WorkEstimate estimate_bfs(const Workload& w, const BfsShape& shape, const BfsCon
   e.steps = std::move(level_steps);
   e.step_repeats = static_cast<int64_t>(sources);
   e.loop_iterations = sources * static_cast<double>(levels.size());
-  e.unit_waits_on_load = true;
-  e.rounds_read_dram = true;  // a round reads the head's depth (or visit bit) at the index it just read
+  e.unit_waits_on_load = true;  // a round reads the head's depth (or visit bit) at the index it just read
+  e.rounds_read_dram = true;     // and expands each vertex once in the run
   return e;
 }
 
