@@ -150,6 +150,12 @@ struct AlikeUnits {
   size_t units = 0;
 };
 
+// Runs `step` (its grid resolved) on `memory` as all of its blocks would: the launch's native
+// twin (kernels/launch_twin.h, where PlanMemory is).
+class PlanMemory;
+using LaunchTwin = std::function<void(const LaunchStep& step, PlanMemory& memory)>;
+using LaunchTwins = std::map<std::string, LaunchTwin>;  // by kernel entry
+
 struct LaunchPlan {
   std::string family;  // whose verifier checks the outputs (empty: the default tolerance)
   Problem problem;
@@ -162,6 +168,9 @@ struct LaunchPlan {
   // Host data the family's verifier reads besides the reference (SpMV: row lengths).
   std::map<std::string, HostBytes> check_data;
   double prepare_seconds = 0;  // host preprocessing cost of the format
+  // Host twins of the kernels a program's loops launch, for models that follow the program
+  // (never sent to the device).
+  LaunchTwins twins;
 
   const DeviceBuffer* buffer(const std::string& name) const;  // nullptr when absent
   // The program as run: `program`, or every step once in order.

@@ -24,6 +24,7 @@
 #include "kernels/kernel_family.h"
 #include "model/gpu_spec.h"
 #include "model/saake/candidate_emulation.h"
+#include "search/explanation.h"
 #include "search/saake_oracle.h"
 
 namespace ktune {
@@ -95,7 +96,7 @@ class EmulatorOracle : public SaakeOracle {
   Compile compile_;
   SaakeOracle& fallback_;
   Log log_;
-  CandidateEmulationOptions options_;
+  CandidateEmulationOptions options_ = tune_emulation_options();
   std::map<Config, Entry> entries_;
   std::map<std::string, std::string> fallbacks_;
   std::optional<LaunchPlan> previous_plan_;  // lends its converted inputs to the next plan

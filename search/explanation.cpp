@@ -6,12 +6,18 @@
 
 namespace ktune {
 
+CandidateEmulationOptions tune_emulation_options() {
+  CandidateEmulationOptions options;
+  options.max_program_nonzeros = uint64_t{1} << 23;
+  return options;
+}
+
 std::optional<CandidatePrediction> emulate_compiled(const KernelFamily& family, const Workload& workload,
                                                     const Problem& problem, const Config& config, const CompiledKernel& kernel,
                                                     const GpuSpec& gpu, bool sensitivity, std::string* why) {
   try {
     if (!kernel.ok) throw InputError("the candidate did not compile");
-    CandidateEmulationOptions options;
+    CandidateEmulationOptions options = tune_emulation_options();
     options.sensitivity = sensitivity;
     const LaunchPlan plan = family.prepare(workload, problem, config);
     return emulate_candidate(family, workload, problem, config, plan, kernel, gpu, options);

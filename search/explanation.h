@@ -14,6 +14,14 @@ namespace ktune {
 
 using TunerLog = std::function<void(const std::string&)>;
 
+// How a tune emulates: a program over more than 2^23 nonzeros is left to the first model. The
+// emulator follows one on R-MAT 20 (16 M edges) through its twins, but a BFS candidate there
+// costs 1.4 s on one core and a walk emulates 8 or more: a cold tune would take twice its 9 s,
+// where the first model's search already reached the best known within 3 measurements
+// (bench/results/graph_search_b2824a3_h200.md); and its memory image and traces would stand
+// beside a graph of R-MAT 22's size, whose tune must stay within 3x its CSR.
+CandidateEmulationOptions tune_emulation_options();
+
 std::optional<CandidatePrediction> emulate_compiled(const KernelFamily& family, const Workload& workload,
                                                     const Problem& problem, const Config& config, const CompiledKernel& kernel,
                                                     const GpuSpec& gpu, bool sensitivity, std::string* why);

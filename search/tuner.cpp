@@ -35,10 +35,10 @@ constexpr size_t kFirstModelCandidates = 4096;
 // tune walks the same way on any host; a walk over a million nonzeros is not held back.
 constexpr double kWalkNonzeroBudget = double(1 << 28);
 constexpr size_t kMinWalkEmulations = 8;
-// And in warp instructions interpreted: two of the largest programs the emulator follows. A plan
-// whose loops follow the data (SSSP's passes from four sources) interprets millions to tens of
-// millions a configuration even on a graph of 0.1 M edges, about a second each on one core: the
-// walks of 4elt took 60-80 s on 16 cores of the H100's host before their first measurement.
+// And in warp instructions interpreted: two of the largest programs the emulator follows. A
+// looping plan interprets the sampled blocks of every launch it runs, its twins the rest: a BFS
+// of 4elt (hundreds of levels from each source) costs most of a second a configuration on one
+// core, and before the twins the walks of 4elt took 60-80 s on 16 cores.
 constexpr uint64_t kWalkWarpInstructions = 2 * CandidateEmulationOptions{}.max_program_warp_instructions;
 
 double walk_size(const Workload& w, const TuneRequest& r) {

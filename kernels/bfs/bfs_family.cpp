@@ -6,6 +6,7 @@
 #include "kernels/graph/graph_inputs.h"
 #include "kernels/bfs/bfs_plan.h"
 #include "kernels/bfs/bfs_problem.h"
+#include "kernels/bfs/bfs_twins.h"
 #include "kernels/bfs/bfs_verify.h"
 #include "workload/breadth_first.h"
 
@@ -98,6 +99,7 @@ LaunchPlan BfsFamily::prepare(const Workload& w, const Problem& p, const Config&
   plan.check_data["col_idx"] = out_edges->col_idx;
   plan.steps = bfs_launches(shape, c);
   plan.program = bfs_program(shape, c);
+  plan.twins = bfs_twins(c, shape.parents);
   return plan;
 }
 

@@ -5,6 +5,7 @@
 
 #include "kernel_templates.h"
 #include "kernels/cc/cc_reference.h"
+#include "kernels/cc/cc_twins.h"
 #include "kernels/cc/cc_undirected.h"
 #include "kernels/device_buffers.h"
 #include "kernels/graph/graph_inputs.h"
@@ -125,6 +126,7 @@ LaunchPlan CcFamily::prepare(const Workload& w, const Problem& p, const Config& 
   plan.outputs = {{"label", static_cast<size_t>(n), Dtype::I32}};
   plan.steps = cc_launches(c, n, pairs);
   plan.program = cc_program(c, n);
+  plan.twins = cc_twins(c);
   plan.prepare_seconds = inputs->build_seconds;
   return plan;
 }

@@ -6,6 +6,7 @@
 #include "kernels/device_buffers.h"
 #include "kernels/graph/graph_inputs.h"
 #include "kernels/pagerank/pagerank_reference.h"
+#include "kernels/pagerank/pagerank_twins.h"
 #include "workload/breadth_first.h"
 
 namespace ktune {
@@ -181,6 +182,7 @@ LaunchPlan PagerankFamily::prepare(const Workload& w, const Problem& p, const Co
   plan.outputs = {{"rank", static_cast<size_t>(n), dtype}};
   plan.steps = pagerank_launches(c, PagerankProblem::of(p), n, w.matrix.nnz(), dtype);
   plan.program = pagerank_program(c, PagerankProblem::of(p));
+  plan.twins = pagerank_twins(c, dtype);
   return plan;
 }
 

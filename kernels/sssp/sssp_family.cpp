@@ -11,6 +11,7 @@
 #include "kernels/sssp/sssp_estimate.h"
 #include "kernels/sssp/sssp_passes.h"
 #include "kernels/sssp/sssp_plan.h"
+#include "kernels/sssp/sssp_twins.h"
 #include "kernels/sssp/sssp_problem.h"
 #include "kernels/sssp/sssp_reference.h"
 #include "kernels/sssp/sssp_verify.h"
@@ -106,6 +107,7 @@ LaunchPlan SsspFamily::prepare(const Workload& w, const Problem& p, const Config
   plan.steps = sssp_launches(shape, c);
   plan.program = sssp_program(shape, c);
   plan.alike = sssp_alike_units(shape, c);
+  plan.twins = sssp_twins(c, shape.float_weights);
   return plan;
 }
 

@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -15,6 +16,7 @@ namespace {
 constexpr uint64_t kFirstBuffer = uint64_t{1} << 40;
 constexpr uint64_t kAlignment = 4096;
 constexpr uint64_t kGuardGap = 4096;
+constexpr uint64_t kUndoPage = 4096;
 
 // Large zeroed buffers come straight from mmap: the kernel hands out zero pages as they are
 // touched, so an output the sampled blocks barely write costs nothing. calloc would not
@@ -112,6 +114,41 @@ int32_t HostMemory::int32_at(const std::string& buffer, uint32_t index) const {
   int32_t value = 0;
   if ((uint64_t{index} + 1) * sizeof value <= s.size) std::memcpy(&value, s.data + uint64_t{index} * sizeof value, sizeof value);
   return value;
+}
+
+}  // namespace ktune::interp
+
+namespace ktune::interp {
+
+std::pair<std::byte*, size_t> HostMemory::buffer_bytes(const std::string& buffer) {
+  Segment& s = const_cast<Segment&>(segment(buffer));
+  if (!s.writable) make_writable(s);
+  return {s.writable, static_cast<size_t>(s.size)};
+}
+
+void HostMemory::begin_undo() {
+  for (SavedPage& p : saved_) p.segment->saved.assign(p.segment->saved.size(), false);
+  saved_.clear();
+  undoing_ = true;
+}
+
+void HostMemory::save_pages(Segment& s, uint64_t offset, uint64_t size) {
+  if (s.saved.empty()) s.saved.assign((s.size + kUndoPage - 1) / kUndoPage, false);
+  for (uint64_t page = offset / kUndoPage; page <= (offset + size - 1) / kUndoPage; ++page) {
+    if (s.saved[page]) continue;
+    s.saved[page] = true;
+    const uint64_t begin = page * kUndoPage, end = std::min(s.size, begin + kUndoPage);
+    saved_.push_back({&s, page, std::vector<std::byte>(s.writable + begin, s.writable + end)});
+  }
+}
+
+void HostMemory::undo() {
+  for (auto p = saved_.rbegin(); p != saved_.rend(); ++p) {
+    std::memcpy(p->segment->writable + p->page * kUndoPage, p->bytes.data(), p->bytes.size());
+    p->segment->saved[p->page] = false;
+  }
+  saved_.clear();
+  undoing_ = false;
 }
 
 }  // namespace ktune::interp

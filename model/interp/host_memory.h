@@ -4,7 +4,11 @@
 // buffers never share a sector), with a guard gap between buffers so that an overrun is an
 // error rather than a read of the neighbour. Inputs are read in place from their HostBytes
 // (no copy of a large matrix) and copied only if a kernel writes them; outputs and scratch
-// are allocated here.
+// are allocated here. A twin (kernels/launch_twin.h) reads and writes the same buffers by name.
+//
+// Writes can be undone: between begin_undo() and undo(), the first write to each 4 KiB page of a
+// buffer saves that page, and undo() puts every saved page back (the emulator traces sampled
+// blocks of a launch, then lets the launch's twin run it whole from the state before them).
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -13,6 +17,7 @@
 #include <vector>
 
 #include "kernels/kernel_family.h"
+#include "kernels/launch_twin.h"
 
 namespace ktune::interp {
 
@@ -21,7 +26,7 @@ namespace ktune::interp {
 inline constexpr uint64_t kSharedWindow = uint64_t{1} << 48;
 inline constexpr uint64_t kSharedWindowSize = uint64_t{1} << 32;
 
-class HostMemory {
+class HostMemory : public PlanMemory {
  public:
   // What output and scratch buffers hold before the launch. Poison (all bytes 0xFF, a NaN in
   // f32 and f64) makes any element a kernel forgets to write fail a comparison, as the GPU
@@ -42,6 +47,11 @@ class HostMemory {
   void fill(const std::string& buffer, uint32_t word);
   void copy(const std::string& from, const std::string& to);
   int32_t int32_at(const std::string& buffer, uint32_t index) const;
+  std::pair<std::byte*, size_t> buffer_bytes(const std::string& buffer) override;
+
+  // See the header's comment. begin_undo() while undoing already starts over from now.
+  void begin_undo();
+  void undo();
 
   // The host bytes behind [address, address + size), or nullptr when that range is not
   // inside one buffer. Hot path: remembers the last buffer hit.
@@ -53,6 +63,7 @@ class HostMemory {
     Segment* s = find(address, size);
     if (!s) return nullptr;
     if (!s->writable) make_writable(*s);
+    if (undoing_) save_pages(*s, address - s->base, size);
     return s->writable + (address - s->base);
   }
 
@@ -65,6 +76,12 @@ class HostMemory {
     std::byte* writable = nullptr;    // == data once owned
     HostBytes input;                  // keeps an input's bytes alive
     std::shared_ptr<std::byte> owned;
+    std::vector<bool> saved;  // pages saved since begin_undo()
+  };
+  struct SavedPage {
+    Segment* segment;
+    uint64_t page;
+    std::vector<std::byte> bytes;
   };
 
   Segment* find(uint64_t address, uint32_t size) {
@@ -75,9 +92,12 @@ class HostMemory {
   Segment* find_slow(uint64_t address, uint32_t size);
   void make_writable(Segment& s);
   const Segment& segment(const std::string& name) const;
+  void save_pages(Segment& s, uint64_t offset, uint64_t size);
 
   std::vector<Segment> segments_;
   size_t last_ = 0;
+  bool undoing_ = false;
+  std::vector<SavedPage> saved_;
 };
 
 }  // namespace ktune::interp

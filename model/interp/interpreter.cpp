@@ -39,20 +39,25 @@ void run_launch(const ptx::PtxFunction& f, const LaunchStep& step, HostMemory& m
 }
 
 void run_program(const ptx::PtxModule& module, const LaunchPlan& plan, const std::vector<PlanOp>& ops,
-                 HostMemory& memory, CounterGrids grids) {
+                 HostMemory& memory, CounterGrids grids, TwinnedLaunches twinned) {
   const auto counter = [&memory](const std::string& buffer, uint32_t index) { return memory.int32_at(buffer, index); };
   for (const PlanOp& op : ops) {
     switch (op.kind) {
       case PlanOp::Kind::Launch:
         if (const std::optional<LaunchStep> step =
-                resolve_launch(plan.steps.at(op.launch), counter, grids, kInterpretedWave))
-          run_launch(module.function(step->entry), *step, memory);
+                resolve_launch(plan.steps.at(op.launch), counter, grids, kInterpretedWave)) {
+          const auto twin = plan.twins.find(step->entry);
+          if (twinned == TwinnedLaunches::ByTwin && twin != plan.twins.end())
+            twin->second(*step, memory);
+          else
+            run_launch(module.function(step->entry), *step, memory);
+        }
         break;
       case PlanOp::Kind::Fill: memory.fill(op.buffer, op.word); break;
       case PlanOp::Kind::Copy: memory.copy(op.from, op.buffer); break;
       case PlanOp::Kind::Loop:
         for (int i = 0; i < op.max_iterations; ++i) {
-          run_program(module, plan, op.body, memory, grids);
+          run_program(module, plan, op.body, memory, grids, twinned);
           if (memory.int32_at(op.until_zero, 0) == 0) break;
         }
         break;
@@ -60,9 +65,10 @@ void run_program(const ptx::PtxModule& module, const LaunchPlan& plan, const std
   }
 }
 
-Reference compute_outputs(const ptx::PtxModule& module, const LaunchPlan& plan, CounterGrids grids) {
+Reference compute_outputs(const ptx::PtxModule& module, const LaunchPlan& plan, CounterGrids grids,
+                          TwinnedLaunches twinned) {
   HostMemory memory(plan, HostMemory::Fill::Poison);
-  run_program(module, plan, plan.effective_program(), memory, grids);
+  run_program(module, plan, plan.effective_program(), memory, grids, twinned);
   Reference out;
   for (const PlanOutput& o : plan.outputs) {
     const std::string_view bytes = memory.bytes_of(o.buffer);

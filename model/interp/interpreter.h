@@ -69,15 +69,21 @@ void run_launch(const ptx::PtxFunction& f, const LaunchStep& step, HostMemory& m
 // would: few, so that each block strides over several tiles.
 constexpr uint32_t kInterpretedWave = 2;
 
+// Who runs a launch that has a native twin (LaunchPlan::twins): the interpreter, block by
+// block, or the twin.
+enum class TwinnedLaunches { Interpreted, ByTwin };
+
 // Runs `ops` of the plan's program (launches with every block, fills, copies, loops) on
 // `memory`, as the measurement worker does, its launches sized from counters as `grids` says.
 void run_program(const ptx::PtxModule& module, const LaunchPlan& plan, const std::vector<PlanOp>& ops,
-                 HostMemory& memory, CounterGrids grids = CounterGrids::FromCounter);
+                 HostMemory& memory, CounterGrids grids = CounterGrids::FromCounter,
+                 TwinnedLaunches twinned = TwinnedLaunches::Interpreted);
 
 // Runs a whole plan on poisoned outputs, as the GPU measurement does, and returns every
 // output's values as doubles, by buffer name. For small inputs: this is how CI checks device
-// kernels against the CPU reference, with the grids of both ways a loop runs.
+// kernels (and their twins) against the CPU reference, with the grids of both ways a loop runs.
 Reference compute_outputs(const ptx::PtxModule& module, const LaunchPlan& plan,
-                          CounterGrids grids = CounterGrids::FromCounter);
+                          CounterGrids grids = CounterGrids::FromCounter,
+                          TwinnedLaunches twinned = TwinnedLaunches::Interpreted);
 
 }  // namespace ktune::interp

@@ -67,6 +67,10 @@ StepEmulation emulate_step(const ptx::PtxModule& module, const LaunchPlan& plan,
   if (in.block_weights.size() == static_cast<size_t>(out.blocks))
     std::stable_sort(by_weight.begin(), by_weight.end(),
                      [&](int64_t a, int64_t b) { return in.block_weights[a] > in.block_weights[b]; });
+  // A launch with a twin runs whole by the twin, from the state before the sampled blocks.
+  const auto twin = complete && options.use_twins ? plan.twins.find(step.entry) : plan.twins.end();
+  const bool twinned = twin != plan.twins.end();
+  if (twinned) memory.begin_undo();
   std::set<int64_t> done;
   for (int64_t b : by_weight) {
     if (!in.samples.empty() && interpreter.warp_instructions() > options.max_traced_warp_instructions_per_launch) break;
@@ -76,14 +80,20 @@ StepEmulation emulate_step(const ptx::PtxModule& module, const LaunchPlan& plan,
   }
   std::sort(in.samples.begin(), in.samples.end(),
             [](const BlockTrace& a, const BlockTrace& b) { return a.block < b.block; });
-  if (complete) {  // every block once: the traced ones ran above
+  const auto check_budget = [&] {
+    if (totals.warp_instructions + interpreter.warp_instructions() > options.max_program_warp_instructions)
+      throw EmulationTooLarge("following the plan's program on this workload takes more than " +
+                              std::to_string(options.max_program_warp_instructions) +
+                              " interpreted warp instructions: too large to emulate");
+  };
+  if (twinned) {
+    memory.undo();
+    twin->second(step, memory);
+    check_budget();
+  } else if (complete) {  // every block once: the traced ones ran above
     for (int64_t b = 0; b < out.blocks; ++b) {
       if (!done.count(b)) interpreter.run_block(b, false);
-      // Checked block by block: one level of a large graph alone can cost minutes.
-      if (totals.warp_instructions + interpreter.warp_instructions() > options.max_program_warp_instructions)
-        throw EmulationTooLarge("following the plan's program on this workload takes more than " +
-                                std::to_string(options.max_program_warp_instructions) +
-                                " interpreted warp instructions: too large to emulate");
+      check_budget();  // block by block: one level of a large graph alone can cost minutes
     }
   }
   totals.interpret_seconds += seconds_since(start);
@@ -309,11 +319,18 @@ CandidatePrediction emulate_candidate(const KernelFamily& family, const Workload
   // of the budget's nonzeros (R-MAT 20, 16 M edges) no recorded BFS or SSSP program fitted;
   // past the budget itself an attempt would only hold its traces and memory image beside the
   // graph until it gave up (98 MiB of a BFS tune of R-MAT 22).
+  // With a twin for every launch of many blocks, only the sampled blocks are interpreted.
+  const bool twinned = options.use_twins && std::all_of(plan.steps.begin(), plan.steps.end(), [&](const LaunchStep& s) {
+    return plan.twins.count(s.entry) > 0 || (!s.grid_from && int64_t{s.grid.x} * s.grid.y * s.grid.z == 1);
+  });
   const auto nonzeros = static_cast<uint64_t>(std::max<int64_t>(workload.matrix.nnz(), 0));
-  if (!plan.program.empty() && nonzeros > options.max_program_warp_instructions)
+  if (!plan.program.empty() && !twinned && nonzeros > options.max_program_warp_instructions)
     throw EmulationTooLarge("a program over " + std::to_string(nonzeros) + " nonzeros, more than its budget of " +
                             std::to_string(options.max_program_warp_instructions) +
                             " interpreted warp instructions: too large to emulate (not attempted)");
+  if (!plan.program.empty() && nonzeros > options.max_program_nonzeros)
+    throw EmulationTooLarge("a program over " + std::to_string(nonzeros) + " nonzeros, more than the " +
+                            std::to_string(options.max_program_nonzeros) + " this caller follows (not attempted)");
   return emulate_plan(plan, kernel, LaunchWeigher::of(family, workload, problem, config, plan), gpu, options);
 }
 

@@ -3,7 +3,9 @@
 // workload's real buffers on a few sampled blocks, those traces emulated on the GPU spec
 // with the occupancy ptxas allows, and the whole grid's time extrapolated from them by the
 // family's per-block work estimate. Every LaunchStep of the plan is emulated on its own and
-// the steps' times add up (they run in order on one stream).
+// the steps' times add up (they run in order on one stream). A plan with a program is followed
+// as it runs: every block of each launch it reaches runs, interpreted or by the launch's native
+// twin (kernels/launch_twin.h), so that the next launch sees its effect.
 //
 //   plan ──► block weights (family estimate) ──► choose_sample_blocks ──► interpreter
 //        ──► prepare_kernel / predict_kernel (model/emulator) [──► analyse_sensitivity]
@@ -32,7 +34,8 @@ struct CandidateEmulationOptions {
   // A sampled block running longer than this (warp instructions) is refused as a hang.
   uint64_t max_warp_instructions_per_block = uint64_t{1} << 26;
   // A plan with a program runs every block of every launch it reaches (its loops follow the
-  // data); past this many warp instructions in all, emulate_plan gives up (EmulationTooLarge).
+  // data); past this many interpreted warp instructions in all (twinned launches count their
+  // samples), emulate_plan gives up (EmulationTooLarge).
   // The interpreter runs about 2e7 a second on one core: this is under two seconds, where
   // PageRank on a road network of 0.3 M edges took 9e8 (45 s) per candidate.
   uint64_t max_program_warp_instructions = uint64_t{1} << 25;
@@ -40,6 +43,14 @@ struct CandidateEmulationOptions {
   // until the launch is timed, and a graph's heaviest blocks (its hubs) run millions each.
   // Past it the launch's remaining sampled blocks run untraced (the first always is traced).
   uint64_t max_traced_warp_instructions_per_launch = uint64_t{1} << 21;
+  // A program's launch with a native twin (LaunchPlan::twins) has only its sampled blocks
+  // interpreted, then runs whole by its twin: a graph of millions of edges is followed at the
+  // cost of its samples. Off: every block is interpreted (how the twins are checked).
+  bool use_twins = true;
+  // A program over more of the workload's nonzeros than this is declined before anything is
+  // interpreted (EmulationTooLarge), twins or not: a caller's bound on the time and memory one
+  // emulation may take (the tuner's: tune_emulation_options in search/explanation.h).
+  uint64_t max_program_nonzeros = UINT64_MAX;
   PtxModuleCache* ptx_cache = nullptr;  // nullptr: shared_ptx_module_cache()
   // Where a plan with a program reserves its scratch and output buffers before they are
   // allocated (nullptr: shared_emulation_memory()).
@@ -112,7 +123,8 @@ struct LaunchWeigher {
 // for bad input) when the PTX cannot be parsed or interpreted, a launch names an entry the
 // kernel lacks, a block does not fit on an SM, or a sampled block hangs. A plan with a program
 // on a workload of more nonzeros than options.max_program_warp_instructions is refused
-// (EmulationTooLarge) before anything is interpreted.
+// (EmulationTooLarge) before anything is interpreted, unless every launch of many blocks has a
+// twin; so is one over more than options.max_program_nonzeros.
 CandidatePrediction emulate_candidate(const KernelFamily& family, const Workload& workload, const Problem& problem,
                                       const Config& config, const LaunchPlan& plan, const CompiledKernel& kernel,
                                       const GpuSpec& gpu, const CandidateEmulationOptions& options = {});

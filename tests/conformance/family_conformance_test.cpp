@@ -195,17 +195,21 @@ TEST_P(FamilyConformance, DeviceKernelsReproduceTheReferenceInTheInterpreter) {
         continue;
       }
       ++interpreted;
-      // A launch sized from a counter also runs its whole grid when the device runs the loop.
-      std::vector<CounterGrids> ways = {CounterGrids::FromCounter};
+      // A launch sized from a counter also runs its whole grid when the device runs the loop;
+      // the launches' native twins, which the emulator follows large graphs with, must agree too.
+      std::vector<std::pair<CounterGrids, interp::TwinnedLaunches>> ways = {
+          {CounterGrids::FromCounter, interp::TwinnedLaunches::Interpreted}};
       for (const LaunchStep& s : plan.steps)
-        if (s.grid_from && ways.size() == 1) ways.push_back(CounterGrids::Wave);
-      for (const CounterGrids grids : ways) {
-        const Reference got = interp::compute_outputs(*module, plan, grids);
+        if (s.grid_from && ways.size() == 1) ways.push_back({CounterGrids::Wave, interp::TwinnedLaunches::Interpreted});
+      if (!plan.twins.empty()) ways.push_back({CounterGrids::FromCounter, interp::TwinnedLaunches::ByTwin});
+      for (const auto& [grids, twinned] : ways) {
+        const Reference got = interp::compute_outputs(*module, plan, grids, twinned);
         for (const PlanOutput& o : plan.outputs) {
           const Verdict v = family().verify(problem, o, output_bytes(got.at(o.buffer), o.dtype),
                                             reference.at(o.buffer), check_data_of(plan));
           EXPECT_TRUE(v.ok) << what << " " << o.buffer << (grids == CounterGrids::Wave ? " (striding wave)" : "")
-                            << ": " << v.message;
+                            << (twinned == interp::TwinnedLaunches::ByTwin ? " (native twins)" : "") << ": "
+                            << v.message;
         }
       }
     }

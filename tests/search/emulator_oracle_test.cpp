@@ -197,24 +197,39 @@ TEST_F(OracleFixture, AProgramTooLargeToInterpretStopsTheEmulatorForTheRest) {
   EXPECT_EQ(walk_compiles, 0);
 }
 
-// A budget below the workload's nonzeros: the program is declined before it is interpreted (the
-// attempt would hold traces beside the graph only to give up), and the rest are not compiled.
+// Without twins, a budget below the workload's nonzeros: the program is declined before it is
+// interpreted (the attempt would hold traces beside the graph only to give up). With them only
+// the samples count against the budget, and the caller's own bound on nonzeros (a tune's)
+// declines it alike.
 TEST_F(OracleFixture, AProgramOverMoreNonzerosThanItsBudgetIsNotAttempted) {
   const KernelFamily& bfs = *find_family("bfs");
-  Workload graph{WorkloadKind::Graph, generate_rmat(10, 8, 1)};
+  Workload graph{WorkloadKind::Graph, generate_uniform(1 << 14, 1 << 14, 8, 1)};  // no hub: samples are few
   const Problem p = make_problem(bfs, {{"sources", {0}}}, {Dtype::I32, Dtype::I32, Dtype::I32});
   const Config config = bfs.space(p).first_valid();
-  int compiles = 0;
-  FirstModelOracle first(bfs, graph, p, gpu, assumed());
-  EmulatorOracle oracle(bfs, graph, p, gpu, counting_compile(bfs, p, compiles), first);
+  const auto nonzeros = static_cast<uint64_t>(graph.matrix.nnz());
+  // "emulated", or why the first model answered.
+  const auto outcome = [&](const CandidateEmulationOptions& options) -> std::string {
+    int compiles = 0;
+    FirstModelOracle first(bfs, graph, p, gpu, assumed());
+    EmulatorOracle oracle(bfs, graph, p, gpu, counting_compile(bfs, p, compiles), first);
+    oracle.set_options(options);
+    EXPECT_TRUE(oracle.evaluate(config));
+    EXPECT_EQ(compiles, 1);
+    if (oracle.emulation(config)) return "emulated";
+    return oracle.fallbacks().empty() ? "" : oracle.fallbacks().begin()->second;
+  };
+  const auto not_attempted = [](const std::string& why) { return why.find("not attempted") != std::string::npos; };
   CandidateEmulationOptions options;
-  options.max_program_warp_instructions = static_cast<uint64_t>(graph.matrix.nnz()) - 1;
-  oracle.set_options(options);
-  ASSERT_TRUE(oracle.evaluate(config));
-  EXPECT_EQ(oracle.emulation(config), nullptr);
-  EXPECT_EQ(compiles, 1);
-  ASSERT_EQ(oracle.fallbacks().size(), 1u);
-  EXPECT_NE(oracle.fallbacks().begin()->second.find("not attempted"), std::string::npos);
+  options.max_program_warp_instructions = nonzeros - 1;
+  EXPECT_EQ(outcome(options), "emulated") << "its twins follow it on its samples";
+  options.use_twins = false;
+  EXPECT_TRUE(not_attempted(outcome(options)));
+  options = CandidateEmulationOptions{};
+  options.max_program_nonzeros = nonzeros - 1;
+  EXPECT_TRUE(not_attempted(outcome(options)));
+  options.max_program_nonzeros = nonzeros;
+  EXPECT_EQ(outcome(options), "emulated");
+  EXPECT_EQ(tune_emulation_options().max_program_nonzeros, uint64_t{1} << 23);
 
   // A budget below its nonzeros is no reason to decline a plan without a program (SpMV: sampled).
   int spmv_compiles = 0;

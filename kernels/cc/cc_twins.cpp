@@ -1,0 +1,111 @@
+#include "kernels/cc/cc_twins.h"
+
+#include <algorithm>
+
+#include "kernels/launch_twin.h"
+
+namespace ktune {
+
+namespace {
+
+// cc_common.cuh's find_root, with its path halving.
+int32_t find_root(HostArray<int32_t>& label, int32_t v) {
+  int32_t parent = label[v];
+  while (parent != v) {
+    const int32_t grand = label[parent];
+    if (grand == parent) return parent;
+    label.set(v, grand);
+    v = parent;
+    parent = grand;
+  }
+  return v;
+}
+
+// cc_common.cuh's link: whether the edge's ends were labelled apart.
+bool link(CcAlgorithm algorithm, HostArray<int32_t>& label, int32_t u, int32_t v) {
+  if (algorithm == CcAlgorithm::UnionFind) {
+    const int32_t ru = find_root(label, u), rv = find_root(label, v);
+    if (ru == rv) return false;
+    label.set(std::max(ru, rv), std::min(ru, rv));  // a root alone: the compare-and-swap succeeds
+    return true;
+  }
+  const int32_t lu = label[u], lv = label[v];
+  if (lu == lv) return false;
+  const int32_t target = algorithm == CcAlgorithm::Hooking ? std::max(lu, lv) : (lu < lv ? v : u);
+  label.set(target, std::min(label[target], std::min(lu, lv)));
+  return true;
+}
+
+void report(PlanMemory& memory, bool changed) {
+  if (changed) HostArray<int32_t>(memory, "changed").set(0, 1);
+}
+
+void init(const LaunchStep& step, PlanMemory& memory) {
+  HostArray<int32_t> label(memory, "label");
+  for (int32_t v = 0, n = scalar_arg<int32_t>(step, 0); v < n; ++v) label.set(v, v);
+}
+
+void edge_pass(const LaunchStep& step, PlanMemory& memory, CcAlgorithm algorithm) {
+  HostArray<int32_t> edge_u(memory, "edge_u"), edge_v(memory, "edge_v"), label(memory, "label");
+  bool changed = false;
+  for (int32_t e = 0, pairs = scalar_arg<int32_t>(step, 0); e < pairs; ++e)
+    changed |= link(algorithm, label, edge_u[e], edge_v[e]);
+  report(memory, changed);
+}
+
+void vertex_pass(const LaunchStep& step, PlanMemory& memory, CcAlgorithm algorithm) {
+  HostArray<int32_t> row_ptr(memory, "row_ptr"), col_idx(memory, "col_idx"), label(memory, "label");
+  bool changed = false;
+  for (int32_t v = 0, n = scalar_arg<int32_t>(step, 0); v < n; ++v) {
+    const int32_t begin = row_ptr[v], end = row_ptr[v + 1];
+    if (algorithm == CcAlgorithm::LabelPropagation) {
+      int32_t smallest = INT32_MAX;
+      for (int32_t i = begin; i < end; ++i) smallest = std::min(smallest, label[col_idx[i]]);
+      if (smallest < label[v]) {
+        label.set(v, smallest);
+        changed = true;
+      }
+      continue;
+    }
+    for (int32_t i = begin; i < end; ++i) {
+      const int32_t u = col_idx[i];
+      if (algorithm == CcAlgorithm::Hooking || u < v) changed |= link(algorithm, label, v, u);
+    }
+  }
+  report(memory, changed);
+}
+
+void jump(const LaunchStep& step, PlanMemory& memory, int32_t jumps) {
+  HostArray<int32_t> label(memory, "label");
+  for (int32_t v = 0, n = scalar_arg<int32_t>(step, 0); v < n; ++v) {
+    int32_t l = label[v];
+    for (int32_t j = 0; j < jumps; ++j) l = label[l];
+    label.set(v, l);
+  }
+}
+
+void compress(const LaunchStep& step, PlanMemory& memory) {
+  HostArray<int32_t> label(memory, "label");
+  for (int32_t v = 0, n = scalar_arg<int32_t>(step, 0); v < n; ++v) {
+    int32_t root = label[v];
+    for (int32_t up = label[root]; up != root; up = label[root]) root = up;
+    label.set(v, root);
+  }
+}
+
+}  // namespace
+
+LaunchTwins cc_twins(const CcConfig& c) {
+  const CcAlgorithm algorithm = c.algorithm;
+  const int32_t jumps = c.jumps;
+  LaunchTwins twins = {{"cc_init", init}};
+  if (c.schedule == CcSchedule::Vertex)
+    twins["cc_vertex"] = [algorithm](const LaunchStep& s, PlanMemory& m) { vertex_pass(s, m, algorithm); };
+  else
+    twins["cc_edge"] = [algorithm](const LaunchStep& s, PlanMemory& m) { edge_pass(s, m, algorithm); };
+  if (algorithm == CcAlgorithm::UnionFind) twins["cc_compress"] = compress;
+  else if (jumps > 0) twins["cc_jump"] = [jumps](const LaunchStep& s, PlanMemory& m) { jump(s, m, jumps); };
+  return twins;
+}
+
+}  // namespace ktune

@@ -1,0 +1,112 @@
+// The emulator follows a graph program through its launches' native twins (kernels/launch_twin.h):
+// only the sampled blocks of a twinned launch are interpreted, from the same state as when
+// every block is, so the launches the program runs and the predicted time agree with the fully
+// interpreted run, at a fraction of the interpretation; and a graph of more nonzeros than the
+// instruction budget, which used to be refused untried, is followed.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gpu/compile_cache.h"
+#include "model/saake/candidate_emulation.h"
+#include "tests/kernels/graph_cases.h"
+
+namespace ktune {
+namespace {
+
+namespace gc = testing_support::graph_case;
+
+struct Emulated {
+  CandidatePrediction twinned, interpreted;
+};
+
+Emulated emulate_both(const KernelFamily& family, const Workload& w, const Config& config) {
+  static const NvrtcCompiler compiler;
+  static CompileCache cache(compiler, 64, nullptr);
+  const Problem problem = make_problem(family, nullptr, family.precisions().front());
+  KernelSource s = family.source(problem, config);
+  const std::shared_ptr<const CompiledKernel> k =
+      cache.get({std::move(s.code), std::move(s.entries), std::move(s.options), "sm_90"});
+  if (!k->ok) throw std::runtime_error(k->log);
+  const LaunchPlan plan = family.prepare(w, problem, config);
+  EXPECT_FALSE(plan.twins.empty()) << family.name();
+  CandidateEmulationOptions options;
+  Emulated out;
+  out.twinned = emulate_candidate(family, w, problem, config, plan, *k, spec_for_arch("sm_90"), options);
+  options.use_twins = false;
+  out.interpreted = emulate_candidate(family, w, problem, config, plan, *k, spec_for_arch("sm_90"), options);
+  return out;
+}
+
+std::vector<std::pair<std::string, int64_t>> launches_of(const CandidatePrediction& p) {
+  std::vector<std::pair<std::string, int64_t>> out;
+  for (const StepEmulation& s : p.steps) out.emplace_back(s.entry, s.blocks);
+  return out;
+}
+
+class TwinnedEmulation : public ::testing::TestWithParam<std::string> {};
+
+// A skewed R-MAT graph, where the sampled blocks are a few of many: the twins cut what is
+// interpreted and the answer stays within a few percent. A BFS's levels, their modes and grids
+// follow from the depths alone, so its launches are the same one for one; the other algorithms
+// may take another of the orders their atomics allow (a relaxation, a label's hop, a sum), so
+// their iterations may differ by a few, each costing what it did.
+TEST_P(TwinnedEmulation, AgreesWithEveryBlockInterpreted) {
+  const KernelFamily& family = *find_family(GetParam());
+  const Workload w = gc::graph(generate_rmat(11, 8, 3));
+  const Problem problem = make_problem(family, nullptr, family.precisions().front());
+  SpaceRng rng(5);
+  std::vector<Config> configs = family.space(problem).sample(rng, 5);
+  configs.insert(configs.begin(), family.space(problem).first_valid());
+  uint64_t twinned = 0, interpreted = 0;
+  for (const Config& config : configs) {
+    const std::string what = family.space(problem).canonical(config);
+    const Emulated e = emulate_both(family, w, config);
+    const auto per_turn = [](const CandidatePrediction& p) { return p.microseconds / (1 + p.loop_iterations); };
+    if (family.name() == "bfs") {
+      EXPECT_EQ(launches_of(e.twinned), launches_of(e.interpreted)) << what;
+      EXPECT_NEAR(e.twinned.microseconds, e.interpreted.microseconds, 0.1 * e.interpreted.microseconds) << what;
+    } else {
+      EXPECT_NEAR(e.twinned.loop_iterations, e.interpreted.loop_iterations, 0.25 * e.interpreted.loop_iterations + 2)
+          << what;
+      EXPECT_NEAR(per_turn(e.twinned), per_turn(e.interpreted), 0.1 * per_turn(e.interpreted)) << what;
+    }
+    EXPECT_LE(e.twinned.warp_instructions, e.interpreted.warp_instructions) << what;
+    twinned += e.twinned.warp_instructions;
+    interpreted += e.interpreted.warp_instructions;
+  }
+  EXPECT_LT(twinned, interpreted);
+}
+
+// Without twins a program over more nonzeros than the budget is refused before anything is
+// interpreted; with them only the samples count against it. A uniform graph: no hub whose row
+// one sampled block walks alone, so a block or two a launch is little of the graph.
+TEST_P(TwinnedEmulation, AGraphPastTheBudgetIsFollowedBySamples) {
+  const KernelFamily& family = *find_family(GetParam());
+  const Workload w = gc::graph(generate_uniform(1 << 15, 1 << 15, 8, 9));
+  const Problem problem = make_problem(family, nullptr, family.precisions().front());
+  const Config config = family.space(problem).first_valid();
+  static const NvrtcCompiler compiler;
+  KernelSource s = family.source(problem, config);
+  const CompiledKernel k = compiler.compile({std::move(s.code), std::move(s.entries), std::move(s.options), "sm_90"});
+  ASSERT_TRUE(k.ok) << k.log;
+  const LaunchPlan plan = family.prepare(w, problem, config);
+  CandidateEmulationOptions options;
+  options.samples = SamplePlan{1, 1, 1, 1, 1};  // a block or two a launch
+  options.max_traced_warp_instructions_per_launch = 1 << 10;
+  const uint64_t sampled =
+      emulate_candidate(family, w, problem, config, plan, k, spec_for_arch("sm_90"), options).warp_instructions;
+  ASSERT_LT(sampled, static_cast<uint64_t>(w.matrix.nnz())) << "the samples alone outgrow the graph";
+  options.max_program_warp_instructions = sampled;
+  EXPECT_GT(emulate_candidate(family, w, problem, config, plan, k, spec_for_arch("sm_90"), options).microseconds, 0);
+  options.use_twins = false;
+  EXPECT_THROW(emulate_candidate(family, w, problem, config, plan, k, spec_for_arch("sm_90"), options), EmulationTooLarge);
+}
+
+INSTANTIATE_TEST_SUITE_P(GraphFamilies, TwinnedEmulation, ::testing::Values("bfs", "sssp", "pagerank", "cc"));
+
+}  // namespace
+}  // namespace ktune
