@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <exception>
+#include <map>
 #include <new>
 #include <numeric>
 #include <set>
@@ -41,11 +43,55 @@ double imbalance_of(const KernelPrediction& p, const std::vector<double>& weight
   return mean_slot > 0 ? std::max(1.0, p.makespan_cycles / mean_slot) : 1.0;
 }
 
+// A program's emulation gives up past its budget of interpreted warp instructions.
+void check_program_budget(uint64_t interpreted, const CandidateEmulationOptions& options) {
+  if (interpreted > options.max_program_warp_instructions)
+    throw EmulationTooLarge("following the plan's program on this workload takes more than " +
+                            std::to_string(options.max_program_warp_instructions) +
+                            " interpreted warp instructions: too large to emulate");
+}
+
+// Which launches of a program are timed. The first kTimedLaunches launches of an entry and grid
+// size class are; past them only the class's 64th, 128th, 256th, ... launch, the others running
+// (by their twin, or every block interpreted) and taking the class's timings in turn, so that
+// the class's time is its sample's mean (a grid of one block may hold a leaf or a hub). A BFS of a
+// road network runs thousands of levels of a block or two, each costing more to time (samples
+// traced, their caches and issue emulated) than to run, and alike at that: timing them all made
+// a tune's walk of usroads take 23 s. A power-law graph's launches of one size differ with the
+// frontier's hubs, but its traversals run tens of levels, all timed.
+class LaunchTimings {
+ public:
+  // The timing `step` takes, or nullptr when it is to be timed.
+  const StepEmulation* reuse(const LaunchStep& step) {
+    Class& c = classes_[key(step)];
+    ++c.launches;
+    const bool power_of_two = (c.launches & (c.launches - 1)) == 0;
+    if (c.timings.empty() || c.launches <= kTimedLaunches || power_of_two) return nullptr;
+    return &c.timings[static_cast<size_t>(c.launches) % c.timings.size()];
+  }
+  void timed(const LaunchStep& step, const StepEmulation& e) { classes_[key(step)].timings.push_back(e); }
+
+ private:
+  static constexpr int64_t kTimedLaunches = 32;
+  struct Class {
+    int64_t launches = 0;
+    std::vector<StepEmulation> timings;
+  };
+  // Grids of up to 16 blocks each their own class; larger ones by a quarter of a power of two.
+  static std::pair<std::string, int64_t> key(const LaunchStep& step) {
+    const int64_t blocks = int64_t{step.grid.x} * step.grid.y * step.grid.z;
+    const int64_t size = blocks <= 16 ? blocks : 16 + static_cast<int64_t>(std::lround(4 * std::log2(double(blocks))));
+    return {step.entry, size};
+  }
+  std::map<std::pair<std::string, int64_t>, Class> classes_;
+};
+
 // `complete`: every block of the launch runs (the sampled ones traced), so that the launches
 // after it see its whole effect; a plan with a program needs that to follow its control flow.
 StepEmulation emulate_step(const ptx::PtxModule& module, const LaunchPlan& plan, const LaunchStep& step, interp::HostMemory& memory,
                            const CompiledKernel& kernel, const LaunchWeigher& weigher, const GpuSpec& gpu,
-                           const CandidateEmulationOptions& options, CandidatePrediction& totals, bool complete) {
+                           const CandidateEmulationOptions& options, CandidatePrediction& totals, bool complete,
+                           LaunchTimings* timings = nullptr) {
   StepEmulation out;
   out.entry = step.entry;
   out.blocks = int64_t{step.grid.x} * step.grid.y * step.grid.z;
@@ -53,7 +99,25 @@ StepEmulation emulate_step(const ptx::PtxModule& module, const LaunchPlan& plan,
   out.usage = usage_of(kernel, step.entry);
   if (out.blocks < 1) throw InputError("launch of " + step.entry + " has an empty grid");
 
+  const auto twin = complete && options.use_twins ? plan.twins.find(step.entry) : plan.twins.end();
+  const bool twinned = twin != plan.twins.end();
   auto start = Clock::now();
+  if (const StepEmulation* timing = timings ? timings->reuse(step) : nullptr) {
+    if (twinned) {
+      twin->second(step, memory);
+    } else {
+      interp::InterpretLimits limits;
+      limits.max_warp_instructions_per_block = options.max_warp_instructions_per_block;
+      interp::LaunchInterpreter whole(module.function(step.entry), step, memory, limits);
+      for (int64_t b = 0; b < out.blocks; ++b) {
+        whole.run_block(b, false);
+        check_program_budget(totals.warp_instructions + whole.warp_instructions(), options);
+      }
+      totals.warp_instructions += whole.warp_instructions();
+    }
+    totals.interpret_seconds += seconds_since(start);
+    return *timing;
+  }
   KernelEmulationInput in;
   in.block_weights = weigher.weights(plan, step);
   in.block_spans = weigher.spans(plan, step);
@@ -68,8 +132,6 @@ StepEmulation emulate_step(const ptx::PtxModule& module, const LaunchPlan& plan,
     std::stable_sort(by_weight.begin(), by_weight.end(),
                      [&](int64_t a, int64_t b) { return in.block_weights[a] > in.block_weights[b]; });
   // A launch with a twin runs whole by the twin, from the state before the sampled blocks.
-  const auto twin = complete && options.use_twins ? plan.twins.find(step.entry) : plan.twins.end();
-  const bool twinned = twin != plan.twins.end();
   if (twinned) memory.begin_undo();
   std::set<int64_t> done;
   for (int64_t b : by_weight) {
@@ -80,12 +142,7 @@ StepEmulation emulate_step(const ptx::PtxModule& module, const LaunchPlan& plan,
   }
   std::sort(in.samples.begin(), in.samples.end(),
             [](const BlockTrace& a, const BlockTrace& b) { return a.block < b.block; });
-  const auto check_budget = [&] {
-    if (totals.warp_instructions + interpreter.warp_instructions() > options.max_program_warp_instructions)
-      throw EmulationTooLarge("following the plan's program on this workload takes more than " +
-                              std::to_string(options.max_program_warp_instructions) +
-                              " interpreted warp instructions: too large to emulate");
-  };
+  const auto check_budget = [&] { check_program_budget(totals.warp_instructions + interpreter.warp_instructions(), options); };
   if (twinned) {
     memory.undo();
     twin->second(step, memory);
@@ -116,6 +173,7 @@ StepEmulation emulate_step(const ptx::PtxModule& module, const LaunchPlan& plan,
     out.sensitivity = analyse_sensitivity(prepared, options.sensitivity_options);
     totals.sensitivity_seconds += seconds_since(start);
   }
+  if (timings) timings->timed(step, out);
   return out;
 }
 
@@ -150,7 +208,7 @@ void name_bottleneck(CandidatePrediction& p, const GpuSpec& gpu) {
 void emulate_program(const ptx::PtxModule& module, const LaunchPlan& plan, const std::vector<PlanOp>& ops,
                      interp::HostMemory& memory, const CompiledKernel& kernel,
                      const LaunchWeigher& weigher, const GpuSpec& gpu, const CandidateEmulationOptions& options,
-                     CandidatePrediction& p) {
+                     CandidatePrediction& p, LaunchTimings* timings) {
   const auto counter = [&memory](const std::string& buffer, uint32_t index) { return memory.int32_at(buffer, index); };
   for (const PlanOp& op : ops) {
     throw_if_cancelled();
@@ -158,14 +216,14 @@ void emulate_program(const ptx::PtxModule& module, const LaunchPlan& plan, const
     switch (op.kind) {
       case PlanOp::Kind::Launch:
         if (const std::optional<LaunchStep> step = resolve_launch(plan.steps.at(op.launch), counter))
-          p.steps.push_back(emulate_step(module, plan, *step, memory, kernel, weigher, gpu, options, p, true));
+          p.steps.push_back(emulate_step(module, plan, *step, memory, kernel, weigher, gpu, options, p, true, timings));
         break;
       case PlanOp::Kind::Fill: memory.fill(op.buffer, op.word); break;
       case PlanOp::Kind::Copy: memory.copy(op.from, op.buffer); break;
       case PlanOp::Kind::Loop:
         for (int i = 0; i < op.max_iterations; ++i) {
           ++p.loop_iterations;
-          emulate_program(module, plan, op.body, memory, kernel, weigher, gpu, options, p);
+          emulate_program(module, plan, op.body, memory, kernel, weigher, gpu, options, p, timings);
           if (memory.int32_at(op.until_zero, 0) == 0) break;
         }
         break;
@@ -195,12 +253,14 @@ CandidatePrediction emulate_plan_unguarded(const LaunchPlan& plan, const Compile
     EmulationMemory& held = options.memory ? *options.memory : shared_emulation_memory();
     const EmulationMemory::Lease lease = held.reserve(scratch);
     interp::HostMemory memory(plan, interp::HostMemory::Fill::Poison);
+    LaunchTimings timing_classes;
+    LaunchTimings* timings = options.time_every_launch ? nullptr : &timing_classes;
     if (plan.alike && plan.alike->units > 1) {
       // Units are followed while the program's budget still holds one more of their mean; the
       // rest count as repeats of those followed, in turn.
       const AlikeUnits& a = *plan.alike;
       const auto op = [&plan](size_t i) { return plan.program.begin() + static_cast<std::ptrdiff_t>(i); };
-      emulate_program(*module, plan, {op(0), op(a.first)}, memory, kernel, weigher, gpu, options, p);
+      emulate_program(*module, plan, {op(0), op(a.first)}, memory, kernel, weigher, gpu, options, p, timings);
       std::vector<std::pair<size_t, size_t>> followed;  // each followed unit's steps
       std::vector<std::pair<double, double>> followed_nodes;  // and its nodes and iterations
       uint64_t unit_instructions = 0;
@@ -211,7 +271,8 @@ CandidatePrediction emulate_plan_unguarded(const LaunchPlan& plan, const Compile
         const double nodes = p.program_nodes, iterations = p.loop_iterations;
         const size_t from = a.first + u * a.unit;
         try {
-          emulate_program(*module, plan, {op(from), op(from + a.unit)}, memory, kernel, weigher, gpu, options, p);
+          emulate_program(*module, plan, {op(from), op(from + a.unit)}, memory, kernel, weigher, gpu, options, p,
+                          timings);
         } catch (const EmulationTooLarge&) {
           if (u == 0) throw;  // not even one unit fits
           p.steps.resize(steps);  // a unit longer than the mean: it counts as those followed
@@ -231,9 +292,9 @@ CandidatePrediction emulate_plan_unguarded(const LaunchPlan& plan, const Compile
         p.loop_iterations += followed_nodes[u % followed.size()].second;
       }
       emulate_program(*module, plan, {op(a.first + a.unit * a.units), plan.program.end()}, memory, kernel, weigher,
-                      gpu, options, p);
+                      gpu, options, p, timings);
     } else {
-      emulate_program(*module, plan, plan.program, memory, kernel, weigher, gpu, options, p);
+      emulate_program(*module, plan, plan.program, memory, kernel, weigher, gpu, options, p, timings);
     }
     if (p.steps.empty()) throw InputError("the plan's program ran no launch to emulate");
   }

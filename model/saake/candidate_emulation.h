@@ -51,6 +51,10 @@ struct CandidateEmulationOptions {
   // interpreted (EmulationTooLarge), twins or not: a caller's bound on the time and memory one
   // emulation may take (the tuner's: tune_emulation_options in search/explanation.h).
   uint64_t max_program_nonzeros = UINT64_MAX;
+  // Time every launch a program runs; otherwise past the first 32 launches of an entry and grid
+  // size class only its 64th, 128th, ... is timed, the others reusing the class's
+  // timings in turn (they still run, so the program follows its data).
+  bool time_every_launch = false;
   PtxModuleCache* ptx_cache = nullptr;  // nullptr: shared_ptx_module_cache()
   // Where a plan with a program reserves its scratch and output buffers before they are
   // allocated (nullptr: shared_emulation_memory()).

@@ -77,14 +77,17 @@ TEST(BfsEmulation, AlikeSourcesPastTheBudgetCountAsThoseFollowed) {
     plan.alike = AlikeUnits{1, 2, sources.size()};
   };
 
-  const CandidatePrediction all = emulate(graph, config, sources, {}, with_units);
-  const CandidatePrediction plain = emulate(graph, config, sources);
+  // Every launch timed: each source's levels cost alike, as the units' mean assumes.
+  CandidateEmulationOptions every;
+  every.time_every_launch = true;
+  const CandidatePrediction all = emulate(graph, config, sources, every, with_units);
+  const CandidatePrediction plain = emulate(graph, config, sources, every);
   EXPECT_EQ(all.steps.size(), plain.steps.size());
   EXPECT_EQ(all.warp_instructions, plain.warp_instructions);
   EXPECT_DOUBLE_EQ(all.microseconds, plain.microseconds);
 
-  const CandidatePrediction one = emulate(graph, config, {0});
-  CandidateEmulationOptions tight;
+  const CandidatePrediction one = emulate(graph, config, {0}, every);
+  CandidateEmulationOptions tight = every;
   tight.max_program_warp_instructions = all.warp_instructions / 2;
   EXPECT_THROW(emulate(graph, config, sources, tight), EmulationTooLarge);
   const CandidatePrediction sampled = emulate(graph, config, sources, tight, with_units);
