@@ -284,7 +284,10 @@ json evaluate_workload(const Case& c, const Workload& w, const KernelFamily& fam
                          {"transactions", transactions},  // whole plan, scaled from the samples: ncu's counts
                          {"cache", {{"l1_hit_rate", cache.l1_hit_rate}, {"l2_hit_rate", cache.l2_hit_rate},
                                     {"sampled_sectors", {{"l1", cache.l1_sectors}, {"l2", cache.l2_sectors},
-                                                         {"dram", cache.dram_sectors}}}}}};
+                                                         {"dram", cache.dram_sectors}}}}},
+                         // What the emulation cost: a tune's walk budgets its emulations by these.
+                         {"warp_instructions", p.warp_instructions},
+                         {"host_seconds", {{"interpret", p.interpret_seconds}, {"emulate", p.emulate_seconds}}}};
       if (o.explain) cand.prediction["steps"] = explain_steps(p);
     } catch (const InputError& e) {
       failures.push_back({{"config", cand.key}, {"error", e.what()}});

@@ -35,11 +35,11 @@ constexpr size_t kFirstModelCandidates = 4096;
 // tune walks the same way on any host; a walk over a million nonzeros is not held back.
 constexpr double kWalkNonzeroBudget = double(1 << 28);
 constexpr size_t kMinWalkEmulations = 8;
-// And in warp instructions interpreted: two of the largest programs the emulator follows. A
-// looping plan interprets the sampled blocks of every launch it runs, its twins the rest: a BFS
-// of 4elt (hundreds of levels from each source) costs most of a second a configuration on one
-// core, and before the twins the walks of 4elt took 60-80 s on 16 cores.
-constexpr uint64_t kWalkWarpInstructions = 2 * CandidateEmulationOptions{}.max_program_warp_instructions;
+// And in warp instructions interpreted: 2^24, about five seconds of a walk on one core. A
+// looping plan traces the sampled blocks of every launch it times (its twins run the rest), at
+// about 0.3 us a traced warp instruction with the timing: an SSSP candidate of pubmed interprets
+// 1-8 M, and walks of twice the graph's programs' budget took 20-40 s on the H200's host.
+constexpr uint64_t kWalkWarpInstructions = uint64_t{1} << 24;
 
 double walk_size(const Workload& w, const TuneRequest& r) {
   if (w.kind == WorkloadKind::Dense) return r.family->flops(w, r.problem) / 2;

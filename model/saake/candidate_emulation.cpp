@@ -58,7 +58,7 @@ void check_program_budget(uint64_t interpreted, const CandidateEmulationOptions&
 // road network runs thousands of levels of a block or two, each costing more to time (samples
 // traced, their caches and issue emulated) than to run, and alike at that: timing them all made
 // a tune's walk of usroads take 23 s. A power-law graph's launches of one size differ with the
-// frontier's hubs, but its traversals run tens of levels, all timed.
+// frontier's hubs, but its traversals run tens of levels, most of them timed.
 class LaunchTimings {
  public:
   // The timing `step` takes, or nullptr when it is to be timed.
@@ -86,12 +86,21 @@ class LaunchTimings {
   std::map<std::pair<std::string, int64_t>, Class> classes_;
 };
 
+// The longest timed step so far and its prepared emulation, where the sensitivity analysis runs
+// once the program is followed (tens of re-emulations: for every step of a program of thousands
+// of launches, it had cost half a minute).
+struct LongestStep {
+  double cycles = -1;
+  size_t index = 0;  // in CandidatePrediction::steps
+  std::optional<PreparedKernel> prepared;
+};
+
 // `complete`: every block of the launch runs (the sampled ones traced), so that the launches
 // after it see its whole effect; a plan with a program needs that to follow its control flow.
 StepEmulation emulate_step(const ptx::PtxModule& module, const LaunchPlan& plan, const LaunchStep& step, interp::HostMemory& memory,
                            const CompiledKernel& kernel, const LaunchWeigher& weigher, const GpuSpec& gpu,
                            const CandidateEmulationOptions& options, CandidatePrediction& totals, bool complete,
-                           LaunchTimings* timings = nullptr) {
+                           LongestStep& analysed, LaunchTimings* timings = nullptr) {
   StepEmulation out;
   out.entry = step.entry;
   out.blocks = int64_t{step.grid.x} * step.grid.y * step.grid.z;
@@ -163,17 +172,16 @@ StepEmulation emulate_step(const ptx::PtxModule& module, const LaunchPlan& plan,
   in.gpu = gpu;
   in.launches = 1;
   in.measured_cache = options.measured_cache;
-  const PreparedKernel prepared = prepare_kernel(in);
+  PreparedKernel prepared = prepare_kernel(in);
   out.prediction = predict_kernel(prepared);
   out.imbalance = imbalance_of(out.prediction, in.block_weights, in.block_spans, prepared.block_slots);
   totals.emulate_seconds += seconds_since(start);
-
-  if (options.sensitivity) {
-    start = Clock::now();
-    out.sensitivity = analyse_sensitivity(prepared, options.sensitivity_options);
-    totals.sensitivity_seconds += seconds_since(start);
-  }
   if (timings) timings->timed(step, out);
+  if (options.sensitivity && out.prediction.cycles > analysed.cycles) {
+    analysed.cycles = out.prediction.cycles;
+    analysed.index = totals.steps.size();  // where the caller puts this step
+    analysed.prepared = std::move(prepared);
+  }
   return out;
 }
 
@@ -208,7 +216,7 @@ void name_bottleneck(CandidatePrediction& p, const GpuSpec& gpu) {
 void emulate_program(const ptx::PtxModule& module, const LaunchPlan& plan, const std::vector<PlanOp>& ops,
                      interp::HostMemory& memory, const CompiledKernel& kernel,
                      const LaunchWeigher& weigher, const GpuSpec& gpu, const CandidateEmulationOptions& options,
-                     CandidatePrediction& p, LaunchTimings* timings) {
+                     CandidatePrediction& p, LongestStep& analysed, LaunchTimings* timings) {
   const auto counter = [&memory](const std::string& buffer, uint32_t index) { return memory.int32_at(buffer, index); };
   for (const PlanOp& op : ops) {
     throw_if_cancelled();
@@ -216,14 +224,15 @@ void emulate_program(const ptx::PtxModule& module, const LaunchPlan& plan, const
     switch (op.kind) {
       case PlanOp::Kind::Launch:
         if (const std::optional<LaunchStep> step = resolve_launch(plan.steps.at(op.launch), counter))
-          p.steps.push_back(emulate_step(module, plan, *step, memory, kernel, weigher, gpu, options, p, true, timings));
+          p.steps.push_back(
+              emulate_step(module, plan, *step, memory, kernel, weigher, gpu, options, p, true, analysed, timings));
         break;
       case PlanOp::Kind::Fill: memory.fill(op.buffer, op.word); break;
       case PlanOp::Kind::Copy: memory.copy(op.from, op.buffer); break;
       case PlanOp::Kind::Loop:
         for (int i = 0; i < op.max_iterations; ++i) {
           ++p.loop_iterations;
-          emulate_program(module, plan, op.body, memory, kernel, weigher, gpu, options, p, timings);
+          emulate_program(module, plan, op.body, memory, kernel, weigher, gpu, options, p, analysed, timings);
           if (memory.int32_at(op.until_zero, 0) == 0) break;
         }
         break;
@@ -239,13 +248,14 @@ CandidatePrediction emulate_plan_unguarded(const LaunchPlan& plan, const Compile
   const auto start = Clock::now();
   const std::shared_ptr<const ptx::PtxModule> module = cache.get(kernel);
   CandidatePrediction p;
+  LongestStep analysed;
   p.interpret_seconds += seconds_since(start);  // parsing, when the cache misses
   if (plan.program.empty()) {
     // Zero-filled (lazily, by calloc), not poisoned: sampled blocks of a later step may read
     // what the unsampled blocks of an earlier one would have written. Only the samples run.
     interp::HostMemory memory(plan, interp::HostMemory::Fill::Zero);
     for (const LaunchStep& step : plan.steps)
-      p.steps.push_back(emulate_step(*module, plan, step, memory, kernel, weigher, gpu, options, p, false));
+      p.steps.push_back(emulate_step(*module, plan, step, memory, kernel, weigher, gpu, options, p, false, analysed));
   } else {
     size_t scratch = 0;  // every buffer but the inputs, written in full
     for (const DeviceBuffer& b : plan.buffers)
@@ -260,7 +270,7 @@ CandidatePrediction emulate_plan_unguarded(const LaunchPlan& plan, const Compile
       // rest count as repeats of those followed, in turn.
       const AlikeUnits& a = *plan.alike;
       const auto op = [&plan](size_t i) { return plan.program.begin() + static_cast<std::ptrdiff_t>(i); };
-      emulate_program(*module, plan, {op(0), op(a.first)}, memory, kernel, weigher, gpu, options, p, timings);
+      emulate_program(*module, plan, {op(0), op(a.first)}, memory, kernel, weigher, gpu, options, p, analysed, timings);
       std::vector<std::pair<size_t, size_t>> followed;  // each followed unit's steps
       std::vector<std::pair<double, double>> followed_nodes;  // and its nodes and iterations
       uint64_t unit_instructions = 0;
@@ -272,7 +282,7 @@ CandidatePrediction emulate_plan_unguarded(const LaunchPlan& plan, const Compile
         const size_t from = a.first + u * a.unit;
         try {
           emulate_program(*module, plan, {op(from), op(from + a.unit)}, memory, kernel, weigher, gpu, options, p,
-                          timings);
+                          analysed, timings);
         } catch (const EmulationTooLarge&) {
           if (u == 0) throw;  // not even one unit fits
           p.steps.resize(steps);  // a unit longer than the mean: it counts as those followed
@@ -292,13 +302,18 @@ CandidatePrediction emulate_plan_unguarded(const LaunchPlan& plan, const Compile
         p.loop_iterations += followed_nodes[u % followed.size()].second;
       }
       emulate_program(*module, plan, {op(a.first + a.unit * a.units), plan.program.end()}, memory, kernel, weigher,
-                      gpu, options, p, timings);
+                      gpu, options, p, analysed, timings);
     } else {
-      emulate_program(*module, plan, plan.program, memory, kernel, weigher, gpu, options, p, timings);
+      emulate_program(*module, plan, plan.program, memory, kernel, weigher, gpu, options, p, analysed, timings);
     }
     if (p.steps.empty()) throw InputError("the plan's program ran no launch to emulate");
   }
 
+  if (analysed.prepared && analysed.index < p.steps.size()) {
+    const auto analysis = Clock::now();
+    p.steps[analysed.index].sensitivity = analyse_sensitivity(*analysed.prepared, options.sensitivity_options);
+    p.sensitivity_seconds += seconds_since(analysis);
+  }
   for (const StepEmulation& s : p.steps) {
     p.cycles += s.prediction.cycles;
     p.microseconds += s.prediction.microseconds;
