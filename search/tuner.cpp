@@ -257,9 +257,23 @@ TuneOutcome Tuner::run_measured(const Workload& w, const TuneRequest& r, std::ve
   const std::optional<Config> walked = walk(w, r, gpu, oracle);
   const double walk_seconds = seconds_since(phase);
   phase = std::chrono::steady_clock::now();
-  // The emulator re-ranks the first model's top few: the search compiles them first anyway.
+  // The emulator re-ranks the first model's top few (the search compiles them first anyway),
+  // side by side on the pool: one candidate of an SSSP over musae-github costs seconds.
   constexpr size_t kReRanked = 4;
-  for (size_t i = 0; i < std::min(kReRanked, ranked.size()); ++i) oracle.evaluate(ranked[i].config);
+  std::vector<std::unique_ptr<FirstModelOracle>> rerank_firsts;
+  std::vector<std::unique_ptr<EmulatorOracle>> rerankers;
+  std::vector<std::future<void>> reranked;
+  for (size_t i = 0; i < std::min(kReRanked, ranked.size()); ++i) {
+    if (oracle.emulation(ranked[i].config)) continue;  // the walks emulated it
+    rerank_firsts.push_back(std::make_unique<FirstModelOracle>(*r.family, w, r.problem, gpu, assumed_usage()));
+    rerankers.push_back(
+        std::make_unique<EmulatorOracle>(*r.family, w, r.problem, gpu, compiler_for(r), *rerank_firsts.back(), ctx_.log));
+    rerankers.back()->learn_size_from(oracle);
+    reranked.push_back(ctx_.compile_pool->submit(
+        [&o = *rerankers.back(), &c = ranked[i].config] { o.evaluate(c); }));
+  }
+  for (std::future<void>& f : reranked) f.get();
+  for (std::unique_ptr<EmulatorOracle>& o : rerankers) oracle.absorb(std::move(*o));
   const double rerank_seconds = seconds_since(phase);
 
   TechniqueContext context;
