@@ -47,6 +47,23 @@ Emulated emulate_both(const KernelFamily& family, const Workload& w, const Confi
   return out;
 }
 
+// The family's first configuration, compiled for sm_90, and its plan on `w`.
+struct FirstCandidate {
+  Config config;
+  CompiledKernel kernel;
+  LaunchPlan plan;
+};
+FirstCandidate first_candidate(const KernelFamily& family, const Workload& w, const Problem& problem) {
+  static const NvrtcCompiler compiler;
+  FirstCandidate c;
+  c.config = family.space(problem).first_valid();
+  KernelSource s = family.source(problem, c.config);
+  c.kernel = compiler.compile({std::move(s.code), std::move(s.entries), std::move(s.options), "sm_90"});
+  if (!c.kernel.ok) throw std::runtime_error(c.kernel.log);
+  c.plan = family.prepare(w, problem, c.config);
+  return c;
+}
+
 std::vector<std::pair<std::string, int64_t>> launches_of(const CandidatePrediction& p) {
   std::vector<std::pair<std::string, int64_t>> out;
   for (const StepEmulation& s : p.steps) out.emplace_back(s.entry, s.blocks);
@@ -98,12 +115,10 @@ TEST_P(TwinnedEmulation, AGraphPastTheBudgetIsFollowedBySamples) {
   const KernelFamily& family = *find_family(GetParam());
   const Workload w = gc::graph(generate_uniform(1 << 15, 1 << 15, 8, 9));
   const Problem problem = make_problem(family, nullptr, family.precisions().front());
-  const Config config = family.space(problem).first_valid();
-  static const NvrtcCompiler compiler;
-  KernelSource s = family.source(problem, config);
-  const CompiledKernel k = compiler.compile({std::move(s.code), std::move(s.entries), std::move(s.options), "sm_90"});
-  ASSERT_TRUE(k.ok) << k.log;
-  const LaunchPlan plan = family.prepare(w, problem, config);
+  const FirstCandidate c = first_candidate(family, w, problem);
+  const Config& config = c.config;
+  const CompiledKernel& k = c.kernel;
+  const LaunchPlan& plan = c.plan;
   CandidateEmulationOptions options;
   options.samples = SamplePlan{1, 1, 1, 1, 1};  // a block or two a launch
   options.max_traced_warp_instructions_per_launch = 1 << 10;
@@ -122,12 +137,10 @@ TEST(LaunchTimings, ALongRunOfAlikeLaunchesIsTimedOnASample) {
   const KernelFamily& bfs = *find_family("bfs");
   const Workload w = gc::graph(gc::path(600));
   const Problem problem = make_problem(bfs, {{"sources", {0}}}, bfs.precisions().front());
-  const Config config = bfs.space(problem).first_valid();
-  static const NvrtcCompiler compiler;
-  KernelSource s = bfs.source(problem, config);
-  const CompiledKernel k = compiler.compile({std::move(s.code), std::move(s.entries), std::move(s.options), "sm_90"});
-  ASSERT_TRUE(k.ok) << k.log;
-  const LaunchPlan plan = bfs.prepare(w, problem, config);
+  const FirstCandidate c = first_candidate(bfs, w, problem);
+  const Config& config = c.config;
+  const CompiledKernel& k = c.kernel;
+  const LaunchPlan& plan = c.plan;
   CandidateEmulationOptions options;
   const CandidatePrediction sampled = emulate_candidate(bfs, w, problem, config, plan, k, spec_for_arch("sm_90"), options);
   options.time_every_launch = true;
