@@ -17,6 +17,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 
@@ -29,37 +30,52 @@ namespace ktune {
 class PlanMemory {
  public:
   virtual ~PlanMemory() = default;
-  // The bytes of `buffer`, to read and write. Throws NotFoundError for a buffer the plan lacks.
-  virtual std::pair<std::byte*, size_t> buffer_bytes(const std::string& buffer) = 0;
+  // The bytes of `buffer`, to read, or to write (an input is then copied first). Throw
+  // NotFoundError for a buffer the plan lacks.
+  virtual std::pair<const std::byte*, size_t> buffer_bytes(const std::string& buffer) const = 0;
+  virtual std::pair<std::byte*, size_t> writable_bytes(const std::string& buffer) = 0;
 };
 
-// A buffer of PlanMemory as an array of T, every access checked: a twin reads indices that
-// earlier launches wrote, and a wrong one must be an error, not a stray write.
+// A buffer of PlanMemory as an array of T (const T: read only, so that a graph's inputs are read
+// in place), every access checked: a twin reads indices that earlier launches wrote, and a wrong
+// one must be an error, not a stray write.
 template <typename T>
 class HostArray {
+  static constexpr bool kReadOnly = std::is_const_v<T>;
+  using Value = std::remove_const_t<T>;
+  using Byte = std::conditional_t<kReadOnly, const std::byte, std::byte>;
+
  public:
-  HostArray(PlanMemory& memory, const std::string& buffer) : name_(buffer) {
-    const auto [bytes, size] = memory.buffer_bytes(buffer);
-    data_ = bytes;
-    size_ = size / sizeof(T);
+  HostArray(std::conditional_t<kReadOnly, const PlanMemory&, PlanMemory&> memory, const std::string& buffer)
+      : name_(buffer) {
+    std::pair<Byte*, size_t> bytes;
+    if constexpr (kReadOnly)
+      bytes = memory.buffer_bytes(buffer);
+    else
+      bytes = memory.writable_bytes(buffer);
+    data_ = bytes.first;
+    size_ = bytes.second / sizeof(Value);
   }
   size_t size() const { return size_; }
-  T operator[](int64_t i) const {
-    T v;
+  Value operator[](int64_t i) const {
+    Value v;
     std::memcpy(&v, at(i), sizeof v);
     return v;
   }
-  void set(int64_t i, T v) { std::memcpy(at(i), &v, sizeof v); }
+  void set(int64_t i, Value v) {
+    static_assert(!kReadOnly, "a read-only array");
+    std::memcpy(at(i), &v, sizeof v);
+  }
 
  private:
-  std::byte* at(int64_t i) const {
+  Byte* at(int64_t i) const {
     if (i < 0 || static_cast<size_t>(i) >= size_)
       throw InputError("a launch's twin read element " + std::to_string(i) + " of " + name_ + ", which holds " +
                        std::to_string(size_));
-    return data_ + static_cast<size_t>(i) * sizeof(T);
+    return data_ + static_cast<size_t>(i) * sizeof(Value);
   }
   std::string name_;
-  std::byte* data_ = nullptr;
+  Byte* data_ = nullptr;
   size_t size_ = 0;
 };
 

@@ -11,13 +11,15 @@ constexpr int64_t kQueueItems = 1, kBitmapItems = 2, kPullItems = 3, kToBitmapIt
                   kNextCount = 6, kNextEdges = 7, kQueueTail = 10, kIteration = 11;
 constexpr int32_t kUnreached = -1;
 
-bool has_bit(const HostArray<uint32_t>& bits, int32_t v) { return (bits[v >> 5] >> (v & 31)) & 1u; }
+template <typename Bits>
+bool has_bit(const Bits& bits, int32_t v) { return (bits[v >> 5] >> (v & 31)) & 1u; }
 void set_bit(HostArray<uint32_t>& bits, int32_t v) { bits.set(v >> 5, bits[v >> 5] | (1u << (v & 31))); }
 
 // What every expansion reads and writes, from the launch's arguments: n and the source's row
 // offset are its last two scalars (bfs_plan.cpp's add_rows).
 struct Level {
-  HostArray<int32_t> row_ptr, state, depth;
+  HostArray<const int32_t> row_ptr;
+  HostArray<int32_t> state, depth;
   std::optional<HostArray<int32_t>> parent;
   int32_t n, offset, level;
   bool counts_edges;
@@ -45,7 +47,8 @@ struct Level {
 // bfs_push_queue: the frontier's queue is the half of `queue` the iteration reads.
 void push_queue(const LaunchStep& step, PlanMemory& memory, const BfsConfig& c, bool parents) {
   Level l(step, memory, c, parents);
-  HostArray<int32_t> col_idx(memory, "col_idx"), queue(memory, "queue");
+  HostArray<const int32_t> col_idx(memory, "col_idx");
+  HostArray<int32_t> queue(memory, "queue");
   const int64_t current = (l.state[kIteration] & 1) * int64_t{l.n}, next = ((l.state[kIteration] + 1) & 1) * int64_t{l.n};
   for (int32_t i = 0, items = l.state[kQueueItems]; i < items; ++i) {
     const int32_t v = queue[current + i];
@@ -62,8 +65,9 @@ void push_queue(const LaunchStep& step, PlanMemory& memory, const BfsConfig& c, 
 // bfs_push_bitmap: every vertex whose bit is set pushes; the next frontier is a bitmap.
 void push_bitmap(const LaunchStep& step, PlanMemory& memory, const BfsConfig& c, bool parents) {
   Level l(step, memory, c, parents);
-  HostArray<int32_t> col_idx(memory, "col_idx");
-  HostArray<uint32_t> bits(memory, "bitmap"), next_bits(memory, "next_bitmap");
+  HostArray<const int32_t> col_idx(memory, "col_idx");
+  HostArray<const uint32_t> bits(memory, "bitmap");
+  HostArray<uint32_t> next_bits(memory, "next_bitmap");
   for (int32_t v = 0, items = l.state[kBitmapItems]; v < items; ++v) {
     if (!has_bit(bits, v)) continue;
     for (int32_t e = l.row_ptr[v], end = l.row_ptr[v + 1]; e < end; ++e) {
@@ -78,8 +82,9 @@ void push_bitmap(const LaunchStep& step, PlanMemory& memory, const BfsConfig& c,
 // bfs_pull: every unreached vertex takes the first in-neighbour in the frontier as its parent.
 void pull(const LaunchStep& step, PlanMemory& memory, const BfsConfig& c, bool parents) {
   Level l(step, memory, c, parents);
-  HostArray<int32_t> in_row_ptr(memory, "in_row_ptr"), in_col_idx(memory, "in_col_idx");
-  HostArray<uint32_t> bits(memory, "bitmap"), next_bits(memory, "next_bitmap");
+  HostArray<const int32_t> in_row_ptr(memory, "in_row_ptr"), in_col_idx(memory, "in_col_idx");
+  HostArray<const uint32_t> bits(memory, "bitmap");
+  HostArray<uint32_t> next_bits(memory, "next_bitmap");
   for (int32_t v = 0, items = l.state[kPullItems]; v < items; ++v) {
     if (l.depth[l.offset + v] != kUnreached) continue;
     for (int32_t e = in_row_ptr[v], end = in_row_ptr[v + 1]; e < end; ++e) {
@@ -105,7 +110,7 @@ void queue_to_bitmap(const LaunchStep& step, PlanMemory& memory) {
 // bfs_bitmap_to_queue: the bitmap's vertices as the queue the next iteration reads.
 void bitmap_to_queue(const LaunchStep& step, PlanMemory& memory) {
   HostArray<int32_t> state(memory, "bfs_state"), queue(memory, "queue");
-  HostArray<uint32_t> bits(memory, "bitmap");
+  HostArray<const uint32_t> bits(memory, "bitmap");
   const int64_t next = (state[kIteration] & 1) * int64_t{scalar_arg<int32_t>(step, step.args.size() - 1)};
   for (int32_t v = 0, items = state[kToQueueItems]; v < items; ++v) {
     if (!has_bit(bits, v)) continue;

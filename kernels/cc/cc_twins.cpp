@@ -46,7 +46,8 @@ void init(const LaunchStep& step, PlanMemory& memory) {
 }
 
 void edge_pass(const LaunchStep& step, PlanMemory& memory, CcAlgorithm algorithm) {
-  HostArray<int32_t> edge_u(memory, "edge_u"), edge_v(memory, "edge_v"), label(memory, "label");
+  HostArray<const int32_t> edge_u(memory, "edge_u"), edge_v(memory, "edge_v");
+  HostArray<int32_t> label(memory, "label");
   bool changed = false;
   for (int32_t e = 0, pairs = scalar_arg<int32_t>(step, 0); e < pairs; ++e)
     changed |= link(algorithm, label, edge_u[e], edge_v[e]);
@@ -54,7 +55,8 @@ void edge_pass(const LaunchStep& step, PlanMemory& memory, CcAlgorithm algorithm
 }
 
 void vertex_pass(const LaunchStep& step, PlanMemory& memory, CcAlgorithm algorithm) {
-  HostArray<int32_t> row_ptr(memory, "row_ptr"), col_idx(memory, "col_idx"), label(memory, "label");
+  HostArray<const int32_t> row_ptr(memory, "row_ptr"), col_idx(memory, "col_idx");
+  HostArray<int32_t> label(memory, "label");
   bool changed = false;
   for (int32_t v = 0, n = scalar_arg<int32_t>(step, 0); v < n; ++v) {
     const int32_t begin = row_ptr[v], end = row_ptr[v + 1];

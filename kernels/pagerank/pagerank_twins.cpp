@@ -31,8 +31,9 @@ void init(const LaunchStep& step, PlanMemory& memory) {
 
 template <typename V>
 void contrib(const LaunchStep& step, PlanMemory& memory) {
-  HostArray<int32_t> out_degree(memory, "out_degree");
-  HostArray<V> rank(memory, "rank"), contrib(memory, "contrib"), sums(memory, "sums");
+  HostArray<const int32_t> out_degree(memory, "out_degree");
+  HostArray<const V> rank(memory, "rank");
+  HostArray<V> contrib(memory, "contrib"), sums(memory, "sums");
   V dangling = 0;
   for (int32_t u = 0, n = items_of(step); u < n; ++u) {
     const int32_t degree = out_degree[u];
@@ -44,8 +45,9 @@ void contrib(const LaunchStep& step, PlanMemory& memory) {
 
 template <typename V>
 void scatter(const LaunchStep& step, PlanMemory& memory) {
-  HostArray<int32_t> row_ptr(memory, "row_ptr"), col_idx(memory, "col_idx");
-  HostArray<V> rank(memory, "rank"), next(memory, "next"), sums(memory, "sums");
+  HostArray<const int32_t> row_ptr(memory, "row_ptr"), col_idx(memory, "col_idx");
+  HostArray<const V> rank(memory, "rank");
+  HostArray<V> next(memory, "next"), sums(memory, "sums");
   V dangling = 0;
   for (int32_t u = 0, n = items_of(step); u < n; ++u) {
     const int32_t begin = row_ptr[u], end = row_ptr[u + 1];
@@ -75,8 +77,9 @@ void finish(const LaunchStep& step, PlanMemory& memory) {
 
 template <typename V>
 void pull(const LaunchStep& step, PlanMemory& memory) {
-  HostArray<int32_t> in_ptr(memory, "in_ptr"), in_idx(memory, "in_idx");
-  HostArray<V> contrib(memory, "contrib"), rank(memory, "rank"), sums(memory, "sums");
+  HostArray<const int32_t> in_ptr(memory, "in_ptr"), in_idx(memory, "in_idx");
+  HostArray<const V> contrib(memory, "contrib");
+  HostArray<V> rank(memory, "rank"), sums(memory, "sums");
   const Update<V> update(step);
   V change = 0;
   for (int32_t v = 0, n = items_of(step); v < n; ++v) {
@@ -92,8 +95,9 @@ void pull(const LaunchStep& step, PlanMemory& memory) {
 // Over edges: `next` is clear before (the fill, then each finish), so every head's sum lands whole.
 template <typename V>
 void pull_edges(const LaunchStep& step, PlanMemory& memory) {
-  HostArray<int32_t> in_row(memory, "in_row"), in_idx(memory, "in_idx");
-  HostArray<V> contrib(memory, "contrib"), next(memory, "next");
+  HostArray<const int32_t> in_row(memory, "in_row"), in_idx(memory, "in_idx");
+  HostArray<const V> contrib(memory, "contrib");
+  HostArray<V> next(memory, "next");
   for (int32_t e = 0, m = items_of(step); e < m; ++e) next.set(in_row[e], next[in_row[e]] + contrib[in_idx[e]]);
 }
 

@@ -32,9 +32,10 @@ float add(float a, float b) { return a + b; }
 // it at once (one of the orders the device's atomics allow).
 template <typename Dist>
 void relax(const LaunchStep& step, PlanMemory& memory, bool delta_stepping) {
-  HostArray<int32_t> row_ptr(memory, "row_ptr"), col_idx(memory, "col_idx"), state(memory, "sssp_state"),
-      queue(memory, "queue"), dist(memory, "distances"), stamp(memory, "stamps");
-  HostArray<Dist> weight(memory, "weights");
+  HostArray<const int32_t> row_ptr(memory, "row_ptr"), col_idx(memory, "col_idx");
+  HostArray<const Dist> weight(memory, "weights");
+  HostArray<int32_t> state(memory, "sssp_state"), queue(memory, "queue"), dist(memory, "distances"),
+      stamp(memory, "stamps");
   std::optional<HostArray<int32_t>> pending;
   if (delta_stepping) pending.emplace(memory, "pending");
   const int64_t n = scalar_arg<int32_t>(step, 8), offset = scalar_arg<int32_t>(step, 9);

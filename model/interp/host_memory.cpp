@@ -120,7 +120,12 @@ int32_t HostMemory::int32_at(const std::string& buffer, uint32_t index) const {
 
 namespace ktune::interp {
 
-std::pair<std::byte*, size_t> HostMemory::buffer_bytes(const std::string& buffer) {
+std::pair<const std::byte*, size_t> HostMemory::buffer_bytes(const std::string& buffer) const {
+  const Segment& s = segment(buffer);
+  return {s.data, static_cast<size_t>(s.size)};
+}
+
+std::pair<std::byte*, size_t> HostMemory::writable_bytes(const std::string& buffer) {
   Segment& s = const_cast<Segment&>(segment(buffer));
   if (!s.writable) make_writable(s);
   return {s.writable, static_cast<size_t>(s.size)};

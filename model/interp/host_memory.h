@@ -47,7 +47,8 @@ class HostMemory : public PlanMemory {
   void fill(const std::string& buffer, uint32_t word);
   void copy(const std::string& from, const std::string& to);
   int32_t int32_at(const std::string& buffer, uint32_t index) const;
-  std::pair<std::byte*, size_t> buffer_bytes(const std::string& buffer) override;
+  std::pair<const std::byte*, size_t> buffer_bytes(const std::string& buffer) const override;
+  std::pair<std::byte*, size_t> writable_bytes(const std::string& buffer) override;
 
   // See the header's comment. begin_undo() while undoing already starts over from now.
   void begin_undo();

@@ -56,6 +56,16 @@ TEST(HostMemoryUndo, ATwinWritesThroughTheBuffersByName) {
   EXPECT_THROW(out.set(3000, 1), InputError);
   EXPECT_THROW((void)out[-1], InputError);
   EXPECT_THROW(HostArray<int32_t>(memory, "absent"), NotFoundError);
+
+  // An input read through a read-only array stays where the plan holds it (a graph's edges are
+  // not copied for each emulation); written, it is copied first.
+  const auto* held = reinterpret_cast<const char*>(plan.buffers[0].bytes.data());
+  const HostArray<const int32_t> in(memory, "in");
+  EXPECT_EQ(in[4999], 7);
+  EXPECT_EQ(memory.bytes_of("in").data(), held);
+  HostArray<int32_t>(memory, "in").set(0, 1);
+  EXPECT_NE(memory.bytes_of("in").data(), held);
+  EXPECT_EQ(load(memory, "in", 0), 1);
 }
 
 }  // namespace
