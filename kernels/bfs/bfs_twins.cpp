@@ -1,5 +1,7 @@
 #include "kernels/bfs/bfs_twins.h"
 
+#include <optional>
+
 #include "kernels/launch_twin.h"
 
 namespace ktune {

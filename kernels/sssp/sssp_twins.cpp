@@ -1,6 +1,7 @@
 #include "kernels/sssp/sssp_twins.h"
 
 #include <cstring>
+#include <optional>
 
 #include "kernels/launch_twin.h"
 

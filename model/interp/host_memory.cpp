@@ -91,8 +91,8 @@ const HostMemory::Segment& HostMemory::segment(const std::string& name) const {
 uint64_t HostMemory::address_of(const std::string& buffer) const { return segment(buffer).base; }
 
 std::string_view HostMemory::bytes_of(const std::string& buffer) const {
-  const Segment& s = segment(buffer);
-  return {reinterpret_cast<const char*>(s.data), static_cast<size_t>(s.size)};
+  const auto [data, size] = buffer_bytes(buffer);
+  return {reinterpret_cast<const char*>(data), size};
 }
 
 void HostMemory::fill(const std::string& buffer, uint32_t word) {
