@@ -79,6 +79,10 @@ struct WorkEstimate {
   // Atomics on one address over the run (each block's share of a global sum): the L2 slice
   // that owns the address serves them one at a time.
   double serial_atomics = 0;
+  // Compare-and-swaps that queue behind another on one address, summed over the rounds of
+  // threads that run together (kernels/cc/cc_contention.h): each costs a launch
+  // GpuSpec::queued_cas_ns on top of its work.
+  double queued_swaps = 0;
   // Blocks the run's launches dispatch in all, where many short blocks make the block
   // scheduler the limit (0: not counted).
   double blocks_dispatched = 0;

@@ -33,6 +33,15 @@ class PlanMemory {
   // NotFoundError for a buffer the plan lacks.
   virtual std::pair<const std::byte*, size_t> buffer_bytes(const std::string& buffer) const = 0;
   virtual std::pair<std::byte*, size_t> writable_bytes(const std::string& buffer) = 0;
+
+  // What a twin saw that a launch's sampled blocks cannot show, as it happens across blocks:
+  // compare-and-swaps that queued behind another on one address (kernels/cc/cc_contention.h).
+  // The emulator charges them to the launch and takes them back.
+  void queue_swaps(int64_t swaps) { queued_swaps_ += swaps; }
+  int64_t take_queued_swaps() { return std::exchange(queued_swaps_, 0); }
+
+ private:
+  int64_t queued_swaps_ = 0;
 };
 
 // A buffer of PlanMemory as an array of T (const T: read only, so that a graph's inputs are read

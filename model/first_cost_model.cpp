@@ -160,6 +160,8 @@ Prediction predict(const WorkEstimate& work, const ResourceUsage& usage, const G
   // What runs one at a time device-wide: atomics on one address, and the block scheduler.
   p.compute_us = std::max({p.compute_us, work.serial_atomics * gpu.same_address_atomic_ns / 1e3,
                            work.blocks_dispatched * gpu.block_dispatch_cycles / cycles_per_us});
+  // Swaps queued on one address wait in turn whatever else the launch does.
+  p.compute_us += work.queued_swaps * gpu.queued_cas_ns / 1e3;
   p.time_us = p.launch_us + (work.single_stage ? p.memory_us + p.compute_us : std::max(p.memory_us, p.compute_us));
   p.bottleneck = name_bottleneck(p, dram_efficiency);
   return p;

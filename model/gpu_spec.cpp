@@ -158,6 +158,10 @@ GpuSpec hopper_h100() {
   // PageRank's per-warp atomicAdd of its L1 change into one sum (H100, f3c5394's sample): a
   // configuration with n more warps an iteration took 1.3-1.8 ns x n longer.
   s.same_address_atomic_ns = 1.4;
+  // Union-find's edge pass over CC's whole space on an H200 (f8a2e99; kernels/cc/cc_contention.h):
+  // the time beyond the first model's over the queued swaps, least squares on musae-github and
+  // soc-Slashdot0902 at 1, 2 and 4 edges a thread: 57 ns a swap.
+  s.queued_cas_ns = 57;
   s.unified_l1_shared_bytes = 256 * kKiB;
   s.shared_carveouts = carveouts_kib({0, 8, 16, 32, 64, 100, 132, 164, 196, 228});  // H100 tuning guide
   // H100: 16 INT32, 32 FP32, 16 FP64 lanes per sub-partition; L2 ~7 TB/s sustained.

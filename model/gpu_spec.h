@@ -66,6 +66,9 @@ struct GpuSpec {
   double block_dispatch_cycles = 0;
   // Atomics on one address follow one another at this interval (0: not modelled).
   double same_address_atomic_ns = 0;
+  // A compare-and-swap queued behind another on one address, each loser retrying where the
+  // winner's swap sent it, costs its round of threads this long (0: not modelled).
+  double queued_cas_ns = 0;
   // What the abstract emulator needs (digest-000 §2.2); calibration replaces the defaults.
   int schedulers_per_sm = 0;
   int issue_per_scheduler = 0;  // instructions a scheduler issues per cycle

@@ -4,6 +4,7 @@
 #include <climits>
 
 #include "kernel_templates.h"
+#include "kernels/cc/cc_contention.h"
 #include "kernels/cc/cc_reference.h"
 #include "kernels/cc/cc_twins.h"
 #include "kernels/cc/cc_undirected.h"
@@ -144,6 +145,11 @@ Verdict CcFamily::verify(const Problem&, const PlanOutput& output, std::string_v
 WorkEstimate CcFamily::estimate(const Workload& w, const Problem&, const Config& config) const {
   const CcConfig c = CcConfig::from(config);
   WorkEstimate e = estimate_cc(*digest(w), c);
+  if (c.algorithm == CcAlgorithm::UnionFind && c.schedule == CcSchedule::Edge) {
+    const auto queued = w.derived.get<std::map<std::pair<int64_t, int64_t>, int64_t>>(
+        "cc.queued_swaps", [&w] { return union_find_queued_swaps(w.matrix); });
+    e.queued_swaps = static_cast<double>(queued->at({c.block, c.items}));
+  }
   e.launches = plan_nodes(cc_program(c, vertex_count(w.matrix))).launches(e.loop_iterations);
   return e;
 }

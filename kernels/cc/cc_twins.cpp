@@ -2,29 +2,17 @@
 
 #include <algorithm>
 
+#include "kernels/cc/cc_contention.h"
 #include "kernels/launch_twin.h"
 
 namespace ktune {
 
 namespace {
 
-// cc_common.cuh's find_root, with its path halving.
-int32_t find_root(HostArray<int32_t>& label, int32_t v) {
-  int32_t parent = label[v];
-  while (parent != v) {
-    const int32_t grand = label[parent];
-    if (grand == parent) return parent;
-    label.set(v, grand);
-    v = parent;
-    parent = grand;
-  }
-  return v;
-}
-
 // cc_common.cuh's link: whether the edge's ends were labelled apart.
 bool link(CcAlgorithm algorithm, HostArray<int32_t>& label, int32_t u, int32_t v) {
   if (algorithm == CcAlgorithm::UnionFind) {
-    const int32_t ru = find_root(label, u), rv = find_root(label, v);
+    const int32_t ru = find_label_root(label, u), rv = find_label_root(label, v);
     if (ru == rv) return false;
     label.set(std::max(ru, rv), std::min(ru, rv));  // a root alone: the compare-and-swap succeeds
     return true;
@@ -45,12 +33,18 @@ void init(const LaunchStep& step, PlanMemory& memory) {
   for (int32_t v = 0, n = scalar_arg<int32_t>(step, 0); v < n; ++v) label.set(v, v);
 }
 
-void edge_pass(const LaunchStep& step, PlanMemory& memory, CcAlgorithm algorithm) {
+void edge_pass(const LaunchStep& step, PlanMemory& memory, CcAlgorithm algorithm, int32_t items) {
   HostArray<const int32_t> edge_u(memory, "edge_u"), edge_v(memory, "edge_v");
   HostArray<int32_t> label(memory, "label");
+  const int32_t pairs = scalar_arg<int32_t>(step, 0);
+  if (algorithm == CcAlgorithm::UnionFind) {
+    const UnionRounds rounds = unite_in_rounds(label, edge_u, edge_v, pairs, step.block.x, items);
+    memory.queue_swaps(rounds.queued_swaps);
+    report(memory, rounds.unions > 0);
+    return;
+  }
   bool changed = false;
-  for (int32_t e = 0, pairs = scalar_arg<int32_t>(step, 0); e < pairs; ++e)
-    changed |= link(algorithm, label, edge_u[e], edge_v[e]);
+  for (int32_t e = 0; e < pairs; ++e) changed |= link(algorithm, label, edge_u[e], edge_v[e]);
   report(memory, changed);
 }
 
@@ -104,7 +98,9 @@ LaunchTwins cc_twins(const CcConfig& c) {
   if (c.schedule == CcSchedule::Vertex)
     twins["cc_vertex"] = [algorithm](const LaunchStep& s, PlanMemory& m) { vertex_pass(s, m, algorithm); };
   else
-    twins["cc_edge"] = [algorithm](const LaunchStep& s, PlanMemory& m) { edge_pass(s, m, algorithm); };
+    twins["cc_edge"] = [algorithm, items = c.items](const LaunchStep& s, PlanMemory& m) {
+      edge_pass(s, m, algorithm, items);
+    };
   if (algorithm == CcAlgorithm::UnionFind) twins["cc_compress"] = compress;
   else if (jumps > 0) twins["cc_jump"] = [jumps](const LaunchStep& s, PlanMemory& m) { jump(s, m, jumps); };
   return twins;

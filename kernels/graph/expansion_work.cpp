@@ -5,6 +5,7 @@
 #include <string>
 
 #include "kernels/graph/expand_tile.h"
+#include "kernels/graph/wave.h"
 #include "workload/breadth_first.h"
 
 namespace ktune {
@@ -29,10 +30,6 @@ constexpr double kIssuePerBatchedEdge = 0.1;
 // A vertex's item before its first edge: its queue entry, then its row bounds, then the edge's
 // index, each waiting on the one before.
 constexpr double kVertexRoundTrips = 3;
-
-// The threads of one wave of a device loop's grid (an H100's 132 SMs of 2048), over which a
-// tile schedule spreads a small frontier.
-constexpr double kWaveThreads = 132.0 * 2048;
 
 // Rounds of the lane a thread, warp or block schedule gives one vertex of `degree` edges: the
 // vertex's own chain, then its row at the lane's width. A block's vertex costs one more: thread 0

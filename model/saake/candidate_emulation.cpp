@@ -97,6 +97,14 @@ struct LongestStep {
 
 // `complete`: every block of the launch runs (the sampled ones traced), so that the launches
 // after it see its whole effect; a plan with a program needs that to follow its control flow.
+// Swaps the launch's twin saw queue on one address (PlanMemory::queue_swaps) wait in turn
+// whatever else the launch does: charged as the first cost model charges them.
+void charge_queued_swaps(StepEmulation& step, interp::HostMemory& memory, const GpuSpec& gpu) {
+  const double us = static_cast<double>(memory.take_queued_swaps()) * gpu.queued_cas_ns / 1e3;
+  step.prediction.microseconds += us;
+  step.prediction.cycles += us * gpu.clock_ghz * 1e3;
+}
+
 StepEmulation emulate_step(const ptx::PtxModule& module, const LaunchPlan& plan, const LaunchStep& step, interp::HostMemory& memory,
                            const CompiledKernel& kernel, const LaunchWeigher& weigher, const GpuSpec& gpu,
                            const CandidateEmulationOptions& options, CandidatePrediction& totals, bool complete,
@@ -125,7 +133,9 @@ StepEmulation emulate_step(const ptx::PtxModule& module, const LaunchPlan& plan,
       totals.warp_instructions += whole.warp_instructions();
     }
     totals.interpret_seconds += seconds_since(start);
-    return *timing;
+    StepEmulation reused = *timing;
+    charge_queued_swaps(reused, memory, gpu);
+    return reused;
   }
   KernelEmulationInput in;
   in.block_weights = weigher.weights(plan, step);
@@ -177,6 +187,7 @@ StepEmulation emulate_step(const ptx::PtxModule& module, const LaunchPlan& plan,
   out.imbalance = imbalance_of(out.prediction, in.block_weights, in.block_spans, prepared.block_slots);
   totals.emulate_seconds += seconds_since(start);
   if (timings) timings->timed(step, out);
+  charge_queued_swaps(out, memory, gpu);
   if (options.sensitivity && out.prediction.cycles > analysed.cycles) {
     analysed.cycles = out.prediction.cycles;
     analysed.index = totals.steps.size();  // where the caller puts this step

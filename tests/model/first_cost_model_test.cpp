@@ -212,6 +212,18 @@ TEST(FirstCostModel, SerialAtomicsAndBlockDispatchBoundAShortRun) {
   EXPECT_NEAR(dispatched.compute_us, 1e7 * gpu.block_dispatch_cycles / (gpu.clock_ghz * 1e3), 1e-9);
 }
 
+// Compare-and-swaps queued on one address wait in turn on top of the launch's work.
+TEST(FirstCostModel, QueuedSwapsAddTheirWaitToTheWork) {
+  const GpuSpec gpu = h100();
+  ASSERT_GT(gpu.queued_cas_ns, 0);
+  WorkEstimate w = balanced(1e6);
+  const Prediction plain = predict(w, light(), gpu);
+  w.queued_swaps = 5000;
+  const Prediction queued = predict(w, light(), gpu);
+  EXPECT_NEAR(queued.compute_us - plain.compute_us, 5000 * gpu.queued_cas_ns / 1e3, 1e-9);
+  EXPECT_GT(queued.time_us, plain.time_us);
+}
+
 // Launches that follow one another: steps that split the work by their shares take its time; a
 // step whose slowest lane's chain outlasts its share (a level holding one hub) takes the chain,
 // a round trip an L2 latency, however many SMs are idle.

@@ -151,6 +151,31 @@ TEST(LaunchTimings, ALongRunOfAlikeLaunchesIsTimedOnASample) {
   EXPECT_LT(sampled.emulate_seconds, every.emulate_seconds / 4);
 }
 
+// Union-find's edge pass on a star whose hub has the largest id: its twin sees 999 swaps queue
+// on the hub in the first round (kernels/cc/cc_contention.h), which no sampled block shows, and
+// the emulator charges them as the first cost model does.
+TEST(QueuedSwaps, TheTwinsCountIsChargedToItsLaunch) {
+  const KernelFamily& cc = *find_family("cc");
+  const Workload w = gc::graph(gc::star(1001));
+  const Problem problem = make_problem(cc, nullptr, cc.precisions().front());
+  const Config config = {{"algorithm", 2}, {"schedule", 1}, {"block", 64}, {"lanes", 1}, {"items", 1}, {"jumps", 0}};
+  static const NvrtcCompiler compiler;
+  KernelSource s = cc.source(problem, config);
+  const CompiledKernel k = compiler.compile({std::move(s.code), std::move(s.entries), std::move(s.options), "sm_90"});
+  ASSERT_TRUE(k.ok) << k.log;
+  const LaunchPlan plan = cc.prepare(w, problem, config);
+  GpuSpec gpu = spec_for_arch("sm_90");
+  ASSERT_GT(gpu.queued_cas_ns, 0);
+  const CandidatePrediction charged = emulate_candidate(cc, w, problem, config, plan, k, gpu, {});
+  const double per_swap_ns = gpu.queued_cas_ns;
+  gpu.queued_cas_ns = 0;
+  const CandidatePrediction free = emulate_candidate(cc, w, problem, config, plan, k, gpu, {});
+  EXPECT_NEAR(charged.microseconds - free.microseconds, 999 * per_swap_ns / 1e3, 1e-6);
+  ASSERT_EQ(charged.steps.size(), 3u);  // init, the edge pass, the compression
+  EXPECT_NEAR(charged.steps[1].prediction.microseconds - free.steps[1].prediction.microseconds,
+              999 * per_swap_ns / 1e3, 1e-6);
+}
+
 INSTANTIATE_TEST_SUITE_P(GraphFamilies, TwinnedEmulation, ::testing::Values("bfs", "sssp", "pagerank", "cc"));
 
 }  // namespace

@@ -1,0 +1,44 @@
+#include "kernels/cc/cc_contention.h"
+
+#include "kernels/cc/cc_config.h"
+#include "kernels/cc/cc_undirected.h"
+#include "workload/parallel.h"
+
+namespace ktune {
+
+namespace {
+
+// The label array of a first-model count: plain host memory.
+struct HostLabels {
+  std::vector<int32_t> label;
+  int32_t operator[](int64_t v) const { return label[static_cast<size_t>(v)]; }
+  void set(int64_t v, int32_t parent) { label[static_cast<size_t>(v)] = parent; }
+  size_t size() const { return label.size(); }
+};
+
+}  // namespace
+
+std::map<std::pair<int64_t, int64_t>, int64_t> union_find_queued_swaps(const CsrF64& graph) {
+  const CsrF64 undirected = undirected_graph(graph);
+  const EdgePairs pairs = undirected_edge_pairs(undirected);
+  const ParameterSpace space = cc_space();
+  std::vector<std::pair<int64_t, int64_t>> keys;
+  for (int64_t block : space.param("block").values())
+    for (int64_t items : space.param("items").values()) keys.emplace_back(block, items);
+  std::vector<int64_t> queued(keys.size());
+  parallel_for(static_cast<int>(keys.size()), worker_count(static_cast<int64_t>(pairs.u.size() * keys.size()), 1 << 20),
+               [&](int i) {
+                 HostLabels labels;
+                 labels.label.resize(static_cast<size_t>(undirected.rows));
+                 for (int32_t v = 0; v < undirected.rows; ++v) labels.set(v, v);
+                 const auto [block, items] = keys[static_cast<size_t>(i)];
+                 queued[static_cast<size_t>(i)] =
+                     unite_in_rounds(labels, pairs.u, pairs.v, static_cast<int64_t>(pairs.u.size()), block, items)
+                         .queued_swaps;
+               });
+  std::map<std::pair<int64_t, int64_t>, int64_t> by_shape;
+  for (size_t i = 0; i < keys.size(); ++i) by_shape[keys[i]] = queued[i];
+  return by_shape;
+}
+
+}  // namespace ktune
