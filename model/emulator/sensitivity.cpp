@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <set>
+#include <utility>
+#include <vector>
 
 #include "workload/input_error.h"
+#include "workload/parallel.h"
 
 namespace ktune {
 namespace {
@@ -49,32 +52,54 @@ SensitivityReport analyse_sensitivity(const PreparedKernel& kernel, const Sensit
   report.resident_blocks = base.resident_blocks;
   report.launch_share = base.cycles > 0 ? base.launch_cycles / base.cycles : 0;
   const double factor = 1 + options.step;
-  auto elasticity = [&](const Perturbation& p) {
-    const KernelPrediction changed = predict_kernel(kernel, p);
-    ++report.emulations;
-    return base.cycles > 0 ? (changed.cycles - base.cycles) / base.cycles / options.step : 0;
+  // Each perturbation is an SM run of its own over the same prepared samples: they run side by
+  // side (a relaxation of millions of traced instructions takes a second a run, and the
+  // analysis tens of runs).
+  const auto elasticities = [&](const std::vector<Perturbation>& perturbations) {
+    std::vector<double> out(perturbations.size());
+    parallel_for(static_cast<int>(perturbations.size()), worker_count(static_cast<int64_t>(perturbations.size()), 1),
+                 [&](int i) {
+                   const KernelPrediction changed = predict_kernel(kernel, perturbations[static_cast<size_t>(i)]);
+                   out[static_cast<size_t>(i)] =
+                       base.cycles > 0 ? (changed.cycles - base.cycles) / base.cycles / options.step : 0;
+                 });
+    report.emulations += static_cast<int>(perturbations.size());
+    return out;
   };
 
   const std::array<bool, kResourceCount> used = used_resources(kernel);
+  std::vector<Perturbation> perturbations;
+  std::vector<std::pair<size_t, bool>> perturbed;  // (resource, gap) of each
   for (size_t i = 0; i < kResourceCount; ++i) {
     const Resource r = static_cast<Resource>(i);
-    ResourceSensitivity& s = report.resources[i];
-    s.resource = r;
+    report.resources[i].resource = r;
     if (!used[i] && r != Resource::Issue) continue;
-    if (r != Resource::Issue) s.latency = elasticity({r, false, factor, std::nullopt});
-    s.gap = elasticity({r, true, factor, std::nullopt});
+    if (r != Resource::Issue) {  // the emulator does not use Issue's latency
+      perturbations.push_back({r, false, factor, std::nullopt});
+      perturbed.emplace_back(i, false);
+    }
+    perturbations.push_back({r, true, factor, std::nullopt});
+    perturbed.emplace_back(i, true);
+  }
+  const std::vector<double> found = elasticities(perturbations);
+  for (size_t j = 0; j < found.size(); ++j) {
+    ResourceSensitivity& s = report.resources[perturbed[j].first];
+    (perturbed[j].second ? s.gap : s.latency) = found[j];
+  }
+  for (const ResourceSensitivity& s : report.resources)
     for (BoundKind kind : {BoundKind::Latency, BoundKind::Throughput}) {
       const double e = kind == BoundKind::Latency ? s.latency : s.gap;
-      if (e > report.bottleneck.elasticity) report.bottleneck = {r, kind, e};
+      if (e > report.bottleneck.elasticity) report.bottleneck = {s.resource, kind, e};
     }
-  }
 
   if (options.drill_down && report.bottleneck.elasticity > 0) {
     const Bottleneck& b = report.bottleneck;
-    for (uint32_t region : regions_using(kernel, b.resource)) {
-      const double e = elasticity({b.resource, b.kind == BoundKind::Throughput, factor, region});
-      report.regions.push_back({region, e});
-    }
+    const std::set<uint32_t> used_by = regions_using(kernel, b.resource);
+    const std::vector<uint32_t> regions(used_by.begin(), used_by.end());
+    std::vector<Perturbation> by_region;
+    for (uint32_t region : regions) by_region.push_back({b.resource, b.kind == BoundKind::Throughput, factor, region});
+    const std::vector<double> e = elasticities(by_region);
+    for (size_t j = 0; j < regions.size(); ++j) report.regions.push_back({regions[j], e[j]});
     std::stable_sort(report.regions.begin(), report.regions.end(),
                      [](const RegionSensitivity& a, const RegionSensitivity& c) { return a.elasticity > c.elasticity; });
   }
