@@ -22,9 +22,20 @@ std::map<std::pair<int64_t, int64_t>, int64_t> union_find_queued_swaps(const Csr
   const CsrF64 undirected = undirected_graph(graph);
   const EdgePairs pairs = undirected_edge_pairs(undirected);
   const ParameterSpace space = cc_space();
+  // With one edge a thread a round is a whole wave whatever the block, where the block divides
+  // the wave: one count serves every such block.
+  const auto whole_waves = [](int64_t block) { return static_cast<int64_t>(kWaveThreads) % block == 0; };
+  const std::vector<int64_t> blocks = space.param("block").values();
   std::vector<std::pair<int64_t, int64_t>> keys;
-  for (int64_t block : space.param("block").values())
-    for (int64_t items : space.param("items").values()) keys.emplace_back(block, items);
+  bool counted_whole_waves = false;
+  for (int64_t items : space.param("items").values())
+    for (int64_t block : blocks) {
+      if (items == 1 && whole_waves(block)) {
+        if (counted_whole_waves) continue;
+        counted_whole_waves = true;
+      }
+      keys.emplace_back(block, items);
+    }
   std::vector<int64_t> queued(keys.size());
   parallel_for(static_cast<int>(keys.size()), worker_count(static_cast<int64_t>(pairs.u.size() * keys.size()), 1 << 20),
                [&](int i) {
@@ -37,7 +48,12 @@ std::map<std::pair<int64_t, int64_t>, int64_t> union_find_queued_swaps(const Csr
                          .queued_swaps;
                });
   std::map<std::pair<int64_t, int64_t>, int64_t> by_shape;
-  for (size_t i = 0; i < keys.size(); ++i) by_shape[keys[i]] = queued[i];
+  for (size_t i = 0; i < keys.size(); ++i) {
+    by_shape[keys[i]] = queued[i];
+    if (keys[i].second == 1 && whole_waves(keys[i].first))
+      for (int64_t block : blocks)
+        if (whole_waves(block)) by_shape[{block, 1}] = queued[i];
+  }
   return by_shape;
 }
 
