@@ -51,7 +51,7 @@ struct UnionRounds {
 // in the rounds of a grid of `block`-thread blocks taking `items` edges a thread.
 template <typename Labels, typename Ends>
 UnionRounds unite_in_rounds(Labels& label, const Ends& edge_u, const Ends& edge_v, int64_t pairs, int64_t block,
-                        int64_t items) {
+                            int64_t items) {
   const int64_t per_block = block * items;
   const int64_t blocks = (pairs + per_block - 1) / per_block;
   const int64_t wave_blocks = std::max<int64_t>(1, static_cast<int64_t>(kWaveThreads) / block);
