@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "kernels/gemm/gemm_schedule.h"
+#include "kernels/gemm/gemm_staging.h"
 
 namespace ktune {
 
@@ -35,8 +36,9 @@ constexpr int64_t kMaxSimtDataRegisters = 80;
 constexpr int64_t kMaxTensorDataRegisters = 160;
 constexpr int64_t kMaxWgmmaDataRegisters = 128;
 constexpr int64_t kMaxDmmaDataRegisters = 176;
-// The partial tiles' workspace a configuration may ask for.
+// The partial tiles' workspace a configuration may ask for, and wgmma's staged operands.
 constexpr double kMaxWorkspaceBytes = 1024.0 * 1024 * 1024;
+constexpr double kMaxStagedBytes = 4.0 * 1024 * 1024 * 1024;
 
 }  // namespace
 
@@ -129,13 +131,16 @@ ParameterSpace gemm_space(const GemmShape& shape, const Precision& p) {
   };
   auto config = [p](const Config& c) { return GemmConfig::from(c, p); };
   s.constraints = {
-      {"wgmma reads both operands k-major from 16-byte aligned rows (layout nt, k a multiple of 8), a "
-       "64-deep k-slice (one 128-byte swizzle atom), m64 blocks of tn >= 64 a warpgroup, a ring of at least 3 "
-       "stages (a slice in the tensor cores, one landing, one loading)",
-       [config, shape](const Config& c) {
-         if (config(c).kernel != GemmKernel::Wgmma) return true;
-         return !shape.a_transposed && shape.b_transposed && shape.rows_aligned(8) && c.at("bk") == 64 &&
-                c.at("tm") >= 64 && c.at("tn") >= 64 && c.at("stages") >= 3;
+      {"wgmma reads a 64-deep k-slice (one 128-byte swizzle atom), m64 blocks of tn >= 64 a warpgroup, a ring of "
+       "at least 3 stages (a slice in the tensor cores, one landing, one loading), and its operands' k-major copies "
+       "(where the layout or k needs them: gemm_staging.h) take at most 4 GiB",
+       [config, shape, p](const Config& c) {
+         const GemmConfig g = config(c);
+         if (g.kernel != GemmKernel::Wgmma) return true;
+         const GemmStaging staged = GemmStaging::of(shape, g);
+         return c.at("bk") == 64 && c.at("tm") >= 64 && c.at("tn") >= 64 && c.at("stages") >= 3 &&
+                (staged.a_elements() + staged.b_elements()) * static_cast<double>(dtype_size(p.input)) <=
+                    kMaxStagedBytes;
        }},
       {"tma loads wgmma's ring only, its coordinates (batch * m, batch * n rows) count in 32 bits; a cluster "
        "of 2 needs tma and a data-parallel or persistent grid (its two CTAs then run the same k-slices of tiles "

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "kernels/gemm/gemm_schedule.h"
+#include "kernels/gemm/gemm_staging.h"
 
 namespace ktune {
 
@@ -47,10 +48,16 @@ constexpr double kCtaFillUnits = 300;
 // least this over their count, however little it computes.
 constexpr double kSliceLatencyUnits = 700.0 / 5.7;
 
+// The device's DRAM bytes in one unit, as a copy through shared memory moves them (read and
+// written, 2-byte elements: about 2 TB/s of the H100's 3.35): the staging passes' rate
+// (gemm_staging.h), which run before the product starts.
+constexpr double kStagingBytesPerUnit = 2.0e12 / (1.755e9 / 5.7);
+
 // Registers a thread holds beside its data (GemmConfig::data_registers): addresses, indices.
 constexpr int64_t kAddressRegisters = 32;
 
 struct CtaCosts {
+  double before = 0;      // the launches before the product's (staging), which every CTA waits for
   double tile_store = 0;  // a, b: a tile's elements per thread
   double iteration = 0;   // c
   double peer = 0;        // d
@@ -68,6 +75,7 @@ double resident_ctas(const GemmShape& s, const GemmConfig& c, const Precision& p
 
 CtaCosts costs_of(const GemmShape& s, const GemmConfig& c, const Precision& p, const GemmSchedule& g) {
   CtaCosts k;
+  k.before = GemmStaging::of(s, c).moved_bytes(s, p) / kStagingBytesPerUnit;
   const double threads = static_cast<double>(c.threads());
   // A tile's store: its threads' store instructions, or its bytes through the SM's L2 port,
   // whichever is slower; a Stream-K or split-K partial goes out and each peer's comes back at
@@ -144,7 +152,7 @@ double unit_time(const GemmSchedule& g, const CtaCosts& k, int64_t unit) {
 
 // CTA `cta`'s: its start and its units, one after another.
 double cta_time(const GemmSchedule& g, const CtaCosts& k, int64_t cta) {
-  double t = kCtaFillUnits;
+  double t = k.before + kCtaFillUnits;
   for (int64_t unit = cta; unit < g.units; unit += g.grid) t += unit_time(g, k, unit);
   return t;
 }
@@ -159,6 +167,8 @@ WorkEstimate estimate_gemm(const GemmShape& s, const GemmConfig& c, const Precis
   e.shared_bytes_per_block = c.shared_bytes(s, p);                 // the ring: dynamic, unseen by ptxas
   e.registers_per_thread = static_cast<int32_t>(std::min<int64_t>(255, c.data_registers(p) + kAddressRegisters));
   e.blocks = g.grid;
+  const GemmStaging staged = GemmStaging::of(s, c);
+  e.launches = 1 + (staged.a ? 1 : 0) + (staged.b ? 1 : 0);
   const int64_t warps = (c.threads() + 31) / 32;
   e.warp_work.reserve(static_cast<size_t>(g.grid * warps));
   for (int64_t cta = 0; cta < g.grid; ++cta) {

@@ -12,6 +12,7 @@
 #include "kernels/gemm/gemm_operands.h"
 #include "kernels/gemm/gemm_reference.h"
 #include "kernels/gemm/gemm_schedule.h"
+#include "kernels/gemm/gemm_staging.h"
 #include "kernels/gemm/gemm_vendor.h"
 #include "kernels/gemm/gemm_wgmma_call.h"
 #include "workload/input_error.h"
@@ -53,7 +54,8 @@ TensorMapArg k_major_map(const char* buffer, const GemmShape& s, const Precision
   return m;
 }
 
-LaunchStep gemm_launch(const GemmShape& s, const GemmConfig& c, const Precision& p) {
+// The product's launch, on the operands as staged (gemm_staging.h): `s` is the shape it reads.
+LaunchStep gemm_launch(const GemmShape& s, const GemmStaging& staged, const GemmConfig& c, const Precision& p) {
   const GemmSchedule g = GemmSchedule::of(s, c);
   const bool tma = c.kernel == GemmKernel::Wgmma && c.loader == GemmLoader::Tma;
   LaunchStep step;
@@ -68,13 +70,23 @@ LaunchStep gemm_launch(const GemmShape& s, const GemmConfig& c, const Precision&
     step.args.push_back(KernelArg::of_scalar(static_cast<int32_t>(v)));
   if (tma) {
     const int64_t share = c.shared_operand();
-    step.args.push_back(KernelArg::of_tensor_map(k_major_map("a", s, p, s.batch * s.m, share == 1 ? c.bm / 2 : c.bm)));
-    step.args.push_back(KernelArg::of_tensor_map(k_major_map("b", s, p, s.batch * s.n, share == 2 ? c.bn / 2 : c.bn)));
+    step.args.push_back(
+        KernelArg::of_tensor_map(k_major_map(staged.a_buffer(), s, p, s.batch * s.m, share == 1 ? c.bm / 2 : c.bm)));
+    step.args.push_back(
+        KernelArg::of_tensor_map(k_major_map(staged.b_buffer(), s, p, s.batch * s.n, share == 2 ? c.bn / 2 : c.bn)));
   } else {
-    for (const char* buffer : {"a", "b"}) step.args.push_back(KernelArg::of_buffer(buffer));
+    for (const char* buffer : {staged.a_buffer(), staged.b_buffer()}) step.args.push_back(KernelArg::of_buffer(buffer));
   }
   for (const char* buffer : {"c", "workspace", "counters"}) step.args.push_back(KernelArg::of_buffer(buffer));
   return step;
+}
+
+// Every launch of a configuration: the operands' staging, then the product.
+std::vector<LaunchStep> gemm_launches(const GemmShape& s, const GemmConfig& c, const Precision& p) {
+  const GemmStaging staged = GemmStaging::of(s, c);
+  std::vector<LaunchStep> steps = staged.launches(s);
+  steps.push_back(gemm_launch(staged.run, staged, c, p));
+  return steps;
 }
 
 }  // namespace
@@ -84,9 +96,10 @@ std::string GemmFamily::description() const {
          "A and B each as is or transposed (problem.layout: nn, nt, tn, tt). A BM x BN tile per "
          "CTA through shared memory: SIMT FMA micro-tiles for f32 and f64, DMMA (m16n8k16 or m16n8k8 mma.sync from a "
          "cp.async ring) for f64, m16n8k16 mma.sync fed by "
-         "ldmatrix from a ring of cp.async stages, or (layout nt, sm_90a) wgmma reading both operands "
+         "ldmatrix from a ring of cp.async stages, or (sm_90a) wgmma reading both operands "
          "from 128-byte-swizzled stages filled by cp.async or by TMA (one producer thread, mbarrier-signalled stages, "
-         "optionally a cluster of 2 CTAs multicasting the operand their tiles share), for bf16 and f16 inputs (f32 "
+         "optionally a cluster of 2 CTAs multicasting the operand their tiles share; an operand not stored k-major "
+         "with 16-byte aligned rows is first copied so), for bf16 and f16 inputs (f32 "
          "accumulate and output). The MAC-loop iterations "
          "are decomposed data-parallel, fixed split-K, Stream-K (sk_grid CTAs, partial tiles fixed "
          "up through a workspace) or two-tile Stream-K + data-parallel (hybrid), tiles taken in "
@@ -124,8 +137,9 @@ void GemmFamily::check_problem(const Workload&, const Problem& p) const {
 ParameterSpace GemmFamily::space(const Problem& p) const { return gemm_space(GemmShape::of(p), p.precision); }
 
 KernelSource GemmFamily::source(const Problem& p, const Config& config) const {
-  const GemmShape s = GemmShape::of(p);
   const GemmConfig c = GemmConfig::from(config, p.precision);
+  const GemmStaging staged = GemmStaging::of(GemmShape::of(p), c);
+  const GemmShape& s = staged.run;  // as the product reads it
   KernelSource src;
   src.code = templates::k_gemm_common_cuh;
   switch (c.kernel) {
@@ -148,6 +162,10 @@ KernelSource GemmFamily::source(const Problem& p, const Config& config) const {
     default: src.code += templates::k_gemm_simt_cu;
   }
   src.entries = {entry_of(c)};
+  if (staged.any()) {
+    src.code += templates::k_gemm_stage_cu;
+    src.entries.push_back("gemm_stage_k_major");
+  }
   src.options = {std::string("-DKT_IN=") + c_type(p.precision.input),
                  std::string("-DKT_ACC=") + c_type(p.precision.accumulate),
                  "-DKT_BM=" + std::to_string(c.bm),
@@ -173,7 +191,7 @@ KernelSource GemmFamily::source(const Problem& p, const Config& config) const {
 }
 
 std::vector<LaunchStep> GemmFamily::launches(const Workload&, const Problem& p, const Config& config) const {
-  return {gemm_launch(GemmShape::of(p), GemmConfig::from(config, p.precision), p.precision)};
+  return gemm_launches(GemmShape::of(p), GemmConfig::from(config, p.precision), p.precision);
 }
 
 LaunchPlan GemmFamily::plan_with(const Problem& p, const Config& config, DeviceBuffer a, DeviceBuffer b,
@@ -192,10 +210,13 @@ LaunchPlan GemmFamily::plan_with(const Problem& p, const Config& config, DeviceB
   // Zero once: the CTA fixing a tile up resets its count for the next run.
   const bool shared_tiles = g.workspace_elements(c) > 0;
   plan.buffers.push_back(input_buffer("counters", std::vector<int32_t>(shared_tiles ? g.tiles : 1, 0)));
+  const GemmStaging staged = GemmStaging::of(s, c);
+  if (staged.a) plan.buffers.push_back(output_buffer("a_k_major", static_cast<size_t>(staged.a_elements()), p.precision.input));
+  if (staged.b) plan.buffers.push_back(output_buffer("b_k_major", static_cast<size_t>(staged.b_elements()), p.precision.input));
   const size_t sampled = samples.at("sample_index").size() / sizeof(int64_t);
   plan.outputs = {{"c", elements, p.precision.output, sampled}};
   plan.check_data = std::move(samples);
-  plan.steps = {gemm_launch(s, c, p.precision)};
+  plan.steps = gemm_launches(s, c, p.precision);
   return plan;
 }
 
@@ -254,7 +275,8 @@ double GemmFamily::min_bytes(const Workload&, const Problem& p) const {
 std::vector<std::string_view> GemmFamily::templates() const {
   return {templates::k_gemm_common_cuh,    templates::k_gemm_simt_cu,      templates::k_gemm_tensor_cu,
           templates::k_gemm_wgmma_parts_cuh, templates::k_gemm_wgmma_cu,     templates::k_gemm_tma_ops_cuh,
-          templates::k_gemm_wgmma_tma_cu,    templates::k_gemm_dmma_ops_cuh, templates::k_gemm_dmma_cu};
+          templates::k_gemm_wgmma_tma_cu,    templates::k_gemm_dmma_ops_cuh, templates::k_gemm_dmma_cu,
+          templates::k_gemm_stage_cu};
 }
 
 std::unique_ptr<KernelFamily> make_gemm_family() { return std::make_unique<GemmFamily>(); }

@@ -1,5 +1,5 @@
 // The tensor-core GEMM on the GPU (the PTX interpreter runs no mma, so this is its only run):
-// bf16 and f16, mma.sync in every layout and wgmma in nt; a shape whose rows take 16-byte
+// bf16 and f16, mma.sync and wgmma in every layout; a shape whose rows take 16-byte
 // cp.async copies, a ragged one that takes the element-wise path, and a ragged one with aligned
 // rows; each tile shape, pipeline depth and decomposition listed below and a sample of the
 // space, verified by the measurement worker against the double-precision sample of C. Then
@@ -36,12 +36,21 @@ std::vector<Config> listed() {
           tile("stream_k", 32, 256, 64, 32, 64, 2, 1, 132, 1),      tile("hybrid", 128, 128, 16, 64, 32, 4, 1, 144, 4)};
 }
 
-// wgmma (layout nt only): one and two warpgroups, m64 blocks of 1 and 2, n 64 to 256, rings of
-// 3 to 5 stages, every decomposition.
+// wgmma: one and two warpgroups, m64 blocks of 1 and 2, n 64 to 256, rings of 3 to 5 stages,
+// every decomposition; cp.async's ring, and TMA's in CTAs of one and (persistent) clusters of 2.
+// In layouts other than nt, or with k not a multiple of 8, the operands are staged first
+// (kernels/gemm/gemm_staging.h).
 std::vector<Config> listed_wgmma() {
+  Config tma = tile("data_parallel", 128, 128, 64, 64, 128, 4, 1, 132, 1, 1);
+  tma["loader"] = 1;
+  Config paired = tile("data_parallel", 128, 128, 64, 64, 128, 4, 1, 8, 2, 1);
+  paired["decomposition"] = 4;  // persistent
+  paired["loader"] = 1;
+  paired["cluster"] = 2;
   return {tile("data_parallel", 128, 256, 64, 64, 256, 4, 1, 132, 1, 1), tile("data_parallel", 128, 128, 64, 128, 128, 3, 1, 132, 2, 1),
           tile("split_k", 64, 64, 64, 64, 64, 5, 4, 132, 1, 1),        tile("stream_k", 128, 128, 64, 64, 128, 4, 1, 8, 1, 1),
-          tile("hybrid", 256, 128, 64, 128, 128, 3, 1, 4, 2, 1),       tile("stream_k", 128, 256, 64, 64, 256, 4, 1, 132, 4, 1)};
+          tile("hybrid", 256, 128, 64, 128, 128, 3, 1, 4, 2, 1),       tile("stream_k", 128, 256, 64, 64, 256, 4, 1, 132, 4, 1),
+          tma, paired};
 }
 
 // wgmma fed by TMA: built by name in tests/kernels/gemm_tma_keys.h, where the CPU tests check
@@ -104,10 +113,8 @@ TEST_F(GemmOnDevice, TensorCoreConfigurationsVerifyInEveryLayoutAlignedAndRagged
         const Problem problem =
             make_problem(family_, {{"m", m}, {"n", n}, {"k", k}, {"batch", batch}, {"layout", layout}}, precision);
         std::vector<Config> configs = listed();
-        if (std::string(layout) == "nt" && k % 8 == 0) {  // wgmma's 16-byte rows
-          const std::vector<Config> w = listed_wgmma();
-          configs.insert(configs.end(), w.begin(), w.end());
-        }
+        const std::vector<Config> w = listed_wgmma();
+        configs.insert(configs.end(), w.begin(), w.end());
         SpaceRng rng(7);
         for (Config& c : family_.space(problem).sample(rng, 3)) configs.push_back(std::move(c));
         for (const Config& config : configs)

@@ -262,27 +262,94 @@ std::string refusal(const ParameterSpace& space, const nlohmann::json& parameter
   }
 }
 
-TEST(GemmSpace, WgmmaOnlyWhereBothOperandsAreKMajorWithAlignedRows) {
+const nlohmann::json kWgmma = {{"mma", "wgmma"}, {"decomposition", "data_parallel"}, {"bm", 128}, {"bn", 256},
+                               {"bk", 64}, {"tm", 64}, {"tn", 256}, {"stages", 4}, {"split", 1},
+                               {"sk_grid", kGemmSms}, {"raster", 1}, {"loader", "cp_async"}, {"cluster", 1}};
+
+Problem bf16_problem(const GemmFamily& gemm, const char* layout, int64_t k, int64_t batch = 1) {
+  return make_problem(gemm, {{"m", 200}, {"n", 136}, {"k", k}, {"batch", batch}, {"layout", layout}},
+                      {Dtype::BF16, Dtype::F32, Dtype::F32});
+}
+
+TEST(GemmSpace, WgmmaTakesEveryLayoutAndKButNotAShallowRingOrTooManyAccumulators) {
   const GemmFamily gemm;
-  auto space_of = [&](const char* layout, int64_t k) {
-    return gemm.space(make_problem(gemm, {{"m", 256}, {"n", 256}, {"k", k}, {"layout", layout}},
-                                   {Dtype::BF16, Dtype::F32, Dtype::F32}));
-  };
-  const nlohmann::json wgmma = {{"mma", "wgmma"}, {"decomposition", "data_parallel"}, {"bm", 128}, {"bn", 256},
-                                {"bk", 64}, {"tm", 64}, {"tn", 256}, {"stages", 4}, {"split", 1},
-                                {"sk_grid", kGemmSms}, {"raster", 1}, {"loader", "cp_async"}, {"cluster", 1}};
-  EXPECT_EQ(refusal(space_of("nt", 256), wgmma), "");
-  for (const auto& [layout, k] : {std::pair<const char*, int64_t>{"nn", 256}, {"tn", 256}, {"nt", 253}})
-    EXPECT_NE(refusal(space_of(layout, k), wgmma).find("wgmma reads both operands k-major"), std::string::npos)
-        << layout << " k=" << k;
+  for (const auto& [layout, k] : {std::pair<const char*, int64_t>{"nt", 256}, {"nn", 256}, {"tn", 256}, {"tt", 256},
+                                  {"nt", 253}})
+    EXPECT_EQ(refusal(gemm.space(bf16_problem(gemm, layout, k)), kWgmma), "") << layout << " k=" << k;
   // A ring of two stages leaves no slice loading while one lands.
-  nlohmann::json shallow = wgmma;
+  nlohmann::json shallow = kWgmma;
   shallow["stages"] = 2;
-  EXPECT_NE(refusal(space_of("nt", 256), shallow).find("at least 3"), std::string::npos);
+  EXPECT_NE(refusal(gemm.space(bf16_problem(gemm, "nt", 256)), shallow).find("at least 3"), std::string::npos);
   // The warpgroups' accumulators fit 128 registers: one warpgroup of 128 x 256 does not.
-  nlohmann::json wide = wgmma;
+  nlohmann::json wide = kWgmma;
   wide["tm"] = 128;
-  EXPECT_NE(refusal(space_of("nt", 256), wide).find("registers"), std::string::npos);
+  EXPECT_NE(refusal(gemm.space(bf16_problem(gemm, "nt", 256)), wide).find("registers"), std::string::npos);
+}
+
+// The product reads both operands k-major from 16-byte aligned rows: an operand stored otherwise
+// is copied so first (its own launch, into its own buffer of k rounded up to 8), and the product's
+// k is that padded k; the rest read the caller's buffers as they are.
+TEST(GemmStaging, CopiesExactlyTheOperandsNotKMajorWithAlignedRowsBeforeTheProduct) {
+  const GemmFamily gemm;
+  const Workload dense{WorkloadKind::Dense, {}};
+  struct Case {
+    const char* layout;
+    int64_t k;
+    std::vector<std::string> staged;  // the buffers the copies write, in launch order
+    int64_t product_k;
+  };
+  for (const Case& c : {Case{"nt", 256, {}, 256}, Case{"nn", 256, {"b_k_major"}, 256},
+                        Case{"tn", 256, {"a_k_major", "b_k_major"}, 256}, Case{"tt", 256, {"a_k_major"}, 256},
+                        Case{"nt", 253, {"a_k_major", "b_k_major"}, 256}}) {
+    SCOPED_TRACE(std::string(c.layout) + " k=" + std::to_string(c.k));
+    const Problem p = bf16_problem(gemm, c.layout, c.k, 3);
+    const Config config = gemm.space(p).from_json(kWgmma);
+    const LaunchPlan plan = gemm.prepare(dense, p, config);
+    ASSERT_EQ(plan.steps.size(), c.staged.size() + 1);
+    for (size_t i = 0; i < c.staged.size(); ++i) {
+      const LaunchStep& copy = plan.steps[i];
+      EXPECT_EQ(copy.entry, "gemm_stage_k_major");
+      EXPECT_EQ(copy.args.at(1).buffer, c.staged[i]);
+      const int64_t rows = c.staged[i] == "a_k_major" ? 200 : 136;
+      EXPECT_EQ(copy.grid.x * 32, static_cast<uint32_t>((c.product_k + 31) / 32 * 32));
+      EXPECT_EQ(copy.grid.y, static_cast<uint32_t>((rows + 31) / 32));
+      EXPECT_EQ(copy.grid.z, 3u);
+      ASSERT_NE(plan.buffer(c.staged[i]), nullptr);
+      EXPECT_EQ(plan.buffer(c.staged[i])->size, static_cast<size_t>(3 * rows * c.product_k * 2));
+    }
+    const LaunchStep& product = plan.steps.back();
+    EXPECT_EQ(product.entry, "gemm_wgmma");
+    EXPECT_EQ(std::get<int32_t>(product.args.at(2).scalar), c.product_k);
+    const bool a_staged = std::count(c.staged.begin(), c.staged.end(), "a_k_major") > 0;
+    const bool b_staged = std::count(c.staged.begin(), c.staged.end(), "b_k_major") > 0;
+    EXPECT_EQ(product.args.at(14).buffer, a_staged ? "a_k_major" : "a");
+    EXPECT_EQ(product.args.at(15).buffer, b_staged ? "b_k_major" : "b");
+    // The answer's launches are the plan's, and the source holds the copy's entry where it runs.
+    EXPECT_EQ(gemm.launches(dense, p, config).size(), plan.steps.size());
+    const std::vector<std::string> entries = gemm.source(p, config).entries;
+    EXPECT_EQ(std::count(entries.begin(), entries.end(), "gemm_stage_k_major"), c.staged.empty() ? 0 : 1);
+  }
+  // mma.sync reads every layout itself: nothing is staged.
+  nlohmann::json sync = kWgmma;
+  sync["mma"] = "sync";
+  sync["bn"] = 128;
+  sync["tm"] = 32;
+  sync["tn"] = 64;
+  const Problem nn = bf16_problem(gemm, "nn", 253);
+  EXPECT_EQ(gemm.prepare(dense, nn, gemm.space(nn).from_json(sync)).steps.size(), 1u);
+}
+
+// The first model charges the copies before the product: every CTA waits for them.
+TEST(GemmStaging, TheFirstModelChargesTheCopiesAndTheirLaunches) {
+  const GemmFamily gemm;
+  const Workload dense{WorkloadKind::Dense, {}};
+  const Problem nt = bf16_problem(gemm, "nt", 4096), tn = bf16_problem(gemm, "tn", 4096);
+  const WorkEstimate plain = gemm.estimate(dense, nt, gemm.space(nt).from_json(kWgmma));
+  const WorkEstimate staged = gemm.estimate(dense, tn, gemm.space(tn).from_json(kWgmma));
+  EXPECT_EQ(plain.launches, 1);
+  EXPECT_EQ(staged.launches, 3);
+  ASSERT_EQ(plain.warp_work.size(), staged.warp_work.size());
+  for (size_t i = 0; i < plain.warp_work.size(); ++i) EXPECT_GT(staged.warp_work[i], plain.warp_work[i]);
 }
 
 TEST(GemmSpace, DmmaIsAnF64InstructionOnWarpTilesOfSixteenByEightBlocks) {
