@@ -5,8 +5,9 @@ namespace ktune {
 namespace {
 
 constexpr int64_t kAlignElements = 8;  // 16 bytes of bf16 or f16
+constexpr int64_t kTile = 64;          // gemm_stage.cu's KT_STAGE_TILE
 
-uint32_t blocks_of(int64_t extent) { return static_cast<uint32_t>((extent + 31) / 32); }
+uint32_t blocks_of(int64_t extent) { return static_cast<uint32_t>((extent + kTile - 1) / kTile); }
 
 LaunchStep stage_step(const char* from, const char* to, int64_t rows, const GemmShape& s, int64_t kp, bool transposed) {
   LaunchStep step;

@@ -35,9 +35,9 @@ TEST(GemmStageInterp, TheCopiesHoldEveryOperandKMajorInPaddedRows) {
                                 {"sk_grid", 132}, {"raster", 1}, {"loader", "cp_async"}, {"cluster", 1}};
   int staged_operands = 0;
   for (const char* layout : {"nn", "nt", "tn", "tt"})
-    for (int64_t k : {48, 53}) {
+    for (int64_t k : {128, 133}) {  // several 64 x 64 tiles along k and m
       SCOPED_TRACE(std::string(layout) + " k=" + std::to_string(k));
-      const Problem p = make_problem(family, {{"m", 37}, {"n", 45}, {"k", k}, {"batch", 2}, {"layout", layout}},
+      const Problem p = make_problem(family, {{"m", 70}, {"n", 45}, {"k", k}, {"batch", 2}, {"layout", layout}},
                                      {Dtype::BF16, Dtype::F32, Dtype::F32});
       const Config config = family.space(p).from_json(wgmma);
       const LaunchPlan plan = family.prepare(dense, p, config);
@@ -69,7 +69,7 @@ TEST(GemmStageInterp, TheCopiesHoldEveryOperandKMajorInPaddedRows) {
                   << "B " << batch << "," << col << "," << kk;
       }
     }
-  // nn, tn, tt at k 48 stage one, two, one; every layout at k 53 stages both.
+  // nn, tn, tt at k 128 stage one, two, one; every layout at k 133 stages both.
   EXPECT_EQ(staged_operands, 1 + 2 + 1 + 8);
 }
 

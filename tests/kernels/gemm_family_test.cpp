@@ -311,8 +311,8 @@ TEST(GemmStaging, CopiesExactlyTheOperandsNotKMajorWithAlignedRowsBeforeTheProdu
       EXPECT_EQ(copy.entry, "gemm_stage_k_major");
       EXPECT_EQ(copy.args.at(1).buffer, c.staged[i]);
       const int64_t rows = c.staged[i] == "a_k_major" ? 200 : 136;
-      EXPECT_EQ(copy.grid.x * 32, static_cast<uint32_t>((c.product_k + 31) / 32 * 32));
-      EXPECT_EQ(copy.grid.y, static_cast<uint32_t>((rows + 31) / 32));
+      EXPECT_EQ(copy.grid.x, static_cast<uint32_t>((c.product_k + 63) / 64));  // 64 x 64 tiles
+      EXPECT_EQ(copy.grid.y, static_cast<uint32_t>((rows + 63) / 64));
       EXPECT_EQ(copy.grid.z, 3u);
       ASSERT_NE(plan.buffer(c.staged[i]), nullptr);
       EXPECT_EQ(plan.buffer(c.staged[i])->size, static_cast<size_t>(3 * rows * c.product_k * 2));
