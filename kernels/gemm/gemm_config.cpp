@@ -88,6 +88,17 @@ int64_t GemmConfig::shared_bytes(const GemmShape& s, const Precision& p) const {
   return stages * (a_slice + b_slice) * in;
 }
 
+int64_t GemmConfig::resident_ctas(const GemmShape& s, const Precision& p) const {
+  // An sm_90 SM: 2048 threads, 228 KiB of shared memory (1 KiB of it the driver's a CTA), 64 K registers.
+  const int64_t threads = block_threads();
+  const int64_t shared = shared_bytes(s, p) + 1024;
+  // wgmma also holds a slice's descriptors for each m64 block: at 128 x 128, two blocks of 64
+  // columns spilled under the cap for two CTAs where one block of 128 did not.
+  const int64_t descriptors = kernel == GemmKernel::Wgmma ? 12 * (tm / 64) : 0;
+  const int64_t registers = threads * (data_registers(p) + kGemmAddressRegisters + descriptors);
+  return std::max<int64_t>(1, std::min({int64_t{32}, 2048 / threads, 233472 / shared, 65536 / registers}));
+}
+
 int64_t GemmConfig::accumulators_per_thread() const { return bm * bn / threads(); }
 
 int64_t GemmConfig::data_registers(const Precision& p) const {

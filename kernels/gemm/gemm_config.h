@@ -23,6 +23,9 @@ enum class GemmLoader { CpAsync, Tma };
 // The SMs a Stream-K grid is sized against: H100 SXM and H200 both have 132. A grid larger than
 // the device's is still correct (no CTA waits on another), only slower.
 constexpr int64_t kGemmSms = 132;
+// Registers a thread holds beside its data (GemmConfig::data_registers): addresses, indices,
+// barrier state.
+constexpr int64_t kGemmAddressRegisters = 32;
 
 struct GemmConfig {
   GemmKernel kernel = GemmKernel::Simt;
@@ -48,6 +51,11 @@ struct GemmConfig {
   // 32-bit registers a thread holds its accumulators and its prefetched slice elements (simt)
   // or one k-step's fragments (tensor) in, roughly: what spills first.
   int64_t data_registers(const Precision& p) const;
+  // CTAs an SM holds at once by its threads, shared memory and (roughly: data_registers and
+  // the addresses beside them) registers. The wgmma kernels ask ptxas for it
+  // (__launch_bounds__), which caps their registers to match: uncapped, a 128 x 128 tile took
+  // 157 registers and ran one CTA an SM where its ring left room for two.
+  int64_t resident_ctas(const GemmShape& s, const Precision& p) const;
   // DMMA's instruction depth: m16n8k16, or m16n8k8 where a k-slice is 8 deep.
   int64_t dmma_k() const { return bk >= 16 ? 16 : 8; }
 };

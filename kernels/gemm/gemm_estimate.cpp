@@ -53,9 +53,6 @@ constexpr double kSliceLatencyUnits = 700.0 / 5.7;
 // in layout tn against nt with one key).
 constexpr double kStagingBytesPerUnit = 3.0e12 / (1.755e9 / 5.7);
 
-// Registers a thread holds beside its data (GemmConfig::data_registers): addresses, indices.
-constexpr int64_t kAddressRegisters = 32;
-
 struct CtaCosts {
   double before = 0;      // the launches before the product's (staging), which every CTA waits for
   double tile_store = 0;  // a, b: a tile's elements per thread
@@ -66,11 +63,7 @@ struct CtaCosts {
 // CTAs an SM runs at once (shared memory, threads, roughly registers, and the grid itself):
 // they share its L2 bandwidth.
 double resident_ctas(const GemmShape& s, const GemmConfig& c, const Precision& p, const GemmSchedule& g) {
-  const double threads = static_cast<double>(c.block_threads());
-  const double shared = static_cast<double>(c.shared_bytes(s, p)) + 1024;  // the driver's reserve a CTA
-  const double registers = threads * static_cast<double>(c.data_registers(p) + kAddressRegisters);
-  const double fit = std::min({32.0, std::floor(2048 / threads), std::floor(233472 / shared), std::floor(65536 / registers)});
-  return std::max(1.0, std::min(fit, std::ceil(static_cast<double>(g.grid) / kGemmSms)));
+  return std::max(1.0, std::min(static_cast<double>(c.resident_ctas(s, p)), std::ceil(static_cast<double>(g.grid) / kGemmSms)));
 }
 
 CtaCosts costs_of(const GemmShape& s, const GemmConfig& c, const Precision& p, const GemmSchedule& g) {
@@ -165,7 +158,7 @@ WorkEstimate estimate_gemm(const GemmShape& s, const GemmConfig& c, const Precis
   WorkEstimate e;
   e.threads_per_block = static_cast<int32_t>(c.block_threads());  // TMA's producer warp included
   e.shared_bytes_per_block = c.shared_bytes(s, p);                 // the ring: dynamic, unseen by ptxas
-  e.registers_per_thread = static_cast<int32_t>(std::min<int64_t>(255, c.data_registers(p) + kAddressRegisters));
+  e.registers_per_thread = static_cast<int32_t>(std::min<int64_t>(255, c.data_registers(p) + kGemmAddressRegisters));
   e.blocks = g.grid;
   const GemmStaging staged = GemmStaging::of(s, c);
   e.launches = 1 + (staged.a ? 1 : 0) + (staged.b ? 1 : 0);

@@ -187,6 +187,7 @@ KernelSource GemmFamily::source(const Problem& p, const Config& config) const {
                  std::string("-DKT_ALIGNED=") +
                      (s.rows_aligned(16 / static_cast<int64_t>(dtype_size(p.precision.input))) ? "1" : "0")};
   if (c.kernel == GemmKernel::Dmma) src.options.push_back("-DKT_DK=" + std::to_string(c.dmma_k()));
+  if (c.kernel == GemmKernel::Wgmma) src.options.push_back("-DKT_MIN_CTAS=" + std::to_string(c.resident_ctas(s, p.precision)));
   return src;
 }
 

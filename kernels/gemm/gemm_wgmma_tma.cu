@@ -90,7 +90,7 @@ __device__ __forceinline__ void kt_release(unsigned bar, unsigned rank) {
   __syncwarp();
 }
 
-extern "C" __global__ void __launch_bounds__(KT_THREADS + 32, 1)
+extern "C" __global__ void __launch_bounds__(KT_THREADS + 32, KT_MIN_CTAS)
     gemm_wgmma_tma(KT_SCHEDULE_PARAMS, const __grid_constant__ KtTensorMap map_a,
                    const __grid_constant__ KtTensorMap map_b, KT_ACC* __restrict__ c, KT_ACC* __restrict__ workspace,
                    int* __restrict__ counters) {

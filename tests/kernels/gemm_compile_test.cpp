@@ -60,7 +60,7 @@ TEST(GemmCompile, ASampleOfEveryPrecisionAndLayoutCompilesForSm90WithoutSpills) 
       const ParameterSpace space = family.space(problem);
       SpaceRng rng(31 + l);
       std::vector<Config> configs = space.sample(rng, 4);
-      // wgmma is valid in nt only, where the sample may miss it: its widest tiles too.
+      // The sample may miss wgmma: its widest tiles, in nt (read as they are) at least.
       if (layouts[l] == "nt" && gemm_16bit_inputs(precision))
         for (const auto& [bm, bn, tm, tn, stages] :
              {std::array<int64_t, 5>{128, 256, 64, 256, 4}, {128, 128, 128, 128, 5}, {64, 128, 64, 64, 3}}) {
@@ -97,6 +97,37 @@ TEST(GemmCompile, ASampleOfEveryPrecisionAndLayoutCompilesForSm90WithoutSpills) 
     }
   }
   expect_compiled_without_spills(compilations);
+}
+
+// wgmma tiles whose ring and accumulators leave room for two or more CTAs an SM compile to hold
+// that many (GemmConfig::resident_ctas, passed to __launch_bounds__), without spills.
+TEST(GemmCompile, WgmmaTilesWithRoomForSeveralCtasCompileToFitThem) {
+  const GemmFamily family;
+  const NvrtcCompiler compiler;
+  ThreadPool pool;
+  const Problem problem =
+      make_problem(family, {{"m", 4096}, {"n", 4096}, {"k", 512}, {"layout", "nt"}}, {Dtype::BF16, Dtype::F32, Dtype::F32});
+  const ParameterSpace space = family.space(problem);
+  const GemmShape shape = GemmShape::of(problem);
+  std::vector<Compilation> compilations;
+  std::vector<int64_t> resident;
+  for (const nlohmann::json& j : {gemm_tma_parameters("persistent", 128, 128, 64, 128, 3, 1, 264, 2, 1),
+                                  gemm_tma_parameters("data_parallel", 128, 128, 64, 128, 3, 1, 132, 8, 1),
+                                  gemm_tma_parameters("data_parallel", 64, 128, 64, 64, 4, 1, 132, 1, 1),
+                                  gemm_tma_parameters("stream_k", 64, 64, 64, 64, 4, 1, 396, 1, 1)}) {
+    const Config config = space.from_json(j);
+    resident.push_back(GemmConfig::from(config, problem.precision).resident_ctas(shape, problem.precision));
+    EXPECT_GE(resident.back(), 2) << j.dump();
+    compilations.push_back(compile_on(pool, compiler, family, problem, config, space.canonical(config)));
+  }
+  for (size_t i = 0; i < compilations.size(); ++i) {
+    const CompiledKernel k = compilations[i].result.get();
+    ASSERT_TRUE(k.ok) << compilations[i].what << "\n" << k.log;
+    const ResourceUsage& u = k.usage.at(compilations[i].entry);
+    const int64_t threads = GemmConfig::from(space.from_canonical(compilations[i].what), problem.precision).block_threads();
+    EXPECT_LE(u.registers * threads * resident[i], 65536) << compilations[i].what << " regs=" << u.registers;
+    EXPECT_EQ(u.spill_stores + u.spill_loads, 0) << compilations[i].what << "\n" << k.log;
+  }
 }
 
 // The TMA configurations handed to family_bench (gemm_tma_keys.h) compile for sm_90a without
