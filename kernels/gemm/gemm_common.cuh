@@ -2,7 +2,8 @@
 // epilogue that writes a tile or fixes it up from its peers' partials (gemm_schedule.h says
 // why the last CTA to finish a tile fixes it up). Parameters (-D): KT_IN (input type), KT_ACC
 // (accumulator and C type), KT_BM, KT_BN, KT_BK, KT_THREADS, KT_A_T and KT_B_T (1: operand
-// stored transposed, gemm_shape.h), KT_RASTER (tile-rows a rasterisation group).
+// stored transposed, gemm_shape.h), KT_RASTER (tile-rows a rasterisation group), KT_SPLIT_REDUCE
+// (1: fixed split-K's parts added by a launch of their own).
 
 struct KtSchedule {
   int m, n, k, batch;
@@ -72,6 +73,8 @@ template <> struct KtPair<double> { typedef double2 T; };
 // Writes unit `me`'s part of a tile. `acc[q]` is the thread's q-th accumulator, at tile row
 // row_of(q) and column col_of(q). A unit with the whole tile stores it; otherwise it leaves its
 // partial in its slot and counts itself in; the last to arrive adds the others' and stores C.
+// Fixed split-K (KT_SPLIT_REDUCE 1) instead stores each part whole into its own copy of C in the
+// workspace, and a launch of its own adds the copies (gemm_split_reduce.cu).
 // PAIRED: accumulators q and q + 1 (q even) lie side by side in a row, q's column even (the
 // tensor kernels' fragments, SIMT micro-tiles of even width), so that where C's rows have an
 // even length a pair goes out in one store: the epilogue's scalar stores filled the SM's store
@@ -81,6 +84,10 @@ __device__ __forceinline__ void kt_finish_tile(const KtSchedule& s, int me, int 
                                                int seg_end, KT_ACC (&acc)[PER_THREAD], RowOf row_of, ColOf col_of,
                                                KT_ACC* __restrict__ c, KT_ACC* __restrict__ workspace,
                                                int* __restrict__ counters) {
+#if KT_SPLIT_REDUCE
+  KT_ACC* const base = workspace + (long long)((me - s.sk_ctas) % s.split) * s.batch * s.m * s.n;
+#else
+  KT_ACC* const base = c;
   __shared__ int kt_lo, kt_hi;  // the tile's CTAs, when this one fixes it up; kt_hi < 0 otherwise
   const int tid = threadIdx.x;
   const int t_end = t_begin + s.ipt;
@@ -118,11 +125,12 @@ __device__ __forceinline__ void kt_finish_tile(const KtSchedule& s, int me, int 
     }
     if (tid == 0) counters[tile] = 0;  // ready for the next run
   }
+#endif
   const int per_batch = s.tiles_m * s.tiles_n;
   const int b = tile / per_batch;
   int row0, col0;
   kt_tile_origin(s, tile % per_batch, row0, col0);
-  KT_ACC* out = c + (long long)b * s.m * s.n;
+  KT_ACC* out = base + (long long)b * s.m * s.n;
   if (PAIRED && s.n % 2 == 0) {
 #pragma unroll
     for (int q = 0; q < PER_THREAD; q += 2) {

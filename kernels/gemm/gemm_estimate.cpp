@@ -48,13 +48,13 @@ constexpr double kCtaFillUnits = 300;
 // least this over their count, however little it computes.
 constexpr double kSliceLatencyUnits = 700.0 / 5.7;
 
-// The device's DRAM bytes in one unit as the staging passes (gemm_staging.h) move them, read
-// and written, before the product starts: 3.0 TB/s (H200 at 425a37c: 128 MB in 42 us, 4096^3
-// in layout tn against nt with one key).
-constexpr double kStagingBytesPerUnit = 3.0e12 / (1.755e9 / 5.7);
+// The device's DRAM bytes in one unit as the launches beside the product move them, read and
+// written (the staging passes of gemm_staging.h before it, split-K's sum after it): 3.0 TB/s
+// (H200 at 425a37c: 128 MB staged in 42 us, 4096^3 in layout tn against nt with one key).
+constexpr double kSideLaunchBytesPerUnit = 3.0e12 / (1.755e9 / 5.7);
 
 struct CtaCosts {
-  double before = 0;      // the launches before the product's (staging), which every CTA waits for
+  double serial = 0;      // the launches before and after the product's, which no CTA overlaps
   double tile_store = 0;  // a, b: a tile's elements per thread
   double iteration = 0;   // c
   double peer = 0;        // d
@@ -68,7 +68,10 @@ double resident_ctas(const GemmShape& s, const GemmConfig& c, const Precision& p
 
 CtaCosts costs_of(const GemmShape& s, const GemmConfig& c, const Precision& p, const GemmSchedule& g) {
   CtaCosts k;
-  k.before = GemmStaging::of(s, c).moved_bytes(s, p) / kStagingBytesPerUnit;
+  const double sum_bytes = g.reduce_launch() ? s.c_elements() * (static_cast<double>(g.split) * dtype_size(p.accumulate) +
+                                                                 dtype_size(p.output))
+                                             : 0.0;
+  k.serial = (GemmStaging::of(s, c).moved_bytes(s, p) + sum_bytes) / kSideLaunchBytesPerUnit;
   const double threads = static_cast<double>(c.threads());
   // A tile's store: its threads' store instructions, or its bytes through the SM's L2 port,
   // whichever is slower; a Stream-K or split-K partial goes out and each peer's comes back at
@@ -138,14 +141,16 @@ double unit_time(const GemmSchedule& g, const CtaCosts& k, int64_t unit) {
   int64_t begin, end;
   g.cta_range(unit, &begin, &end);
   double t = static_cast<double>(end - begin) * k.iteration + k.tile_store;
+  // A Stream-K unit with part of a tile stores it and may add its peers'; a split-K part only
+  // stores its copy (the sum is a launch of its own).
   const bool partial = begin % g.ipt != 0 || end % g.ipt != 0;
-  if (partial) t += k.tile_store + static_cast<double>(g.max_peers() - 1) * k.peer;
+  if (partial && !g.reduce_launch()) t += k.tile_store + static_cast<double>(g.max_peers() - 1) * k.peer;
   return t;
 }
 
 // CTA `cta`'s: its start and its units, one after another.
 double cta_time(const GemmSchedule& g, const CtaCosts& k, int64_t cta) {
-  double t = k.before + kCtaFillUnits;
+  double t = k.serial + kCtaFillUnits;
   for (int64_t unit = cta; unit < g.units; unit += g.grid) t += unit_time(g, k, unit);
   return t;
 }
@@ -161,7 +166,7 @@ WorkEstimate estimate_gemm(const GemmShape& s, const GemmConfig& c, const Precis
   e.registers_per_thread = static_cast<int32_t>(std::min<int64_t>(255, c.data_registers(p) + kGemmAddressRegisters));
   e.blocks = g.grid;
   const GemmStaging staged = GemmStaging::of(s, c);
-  e.launches = 1 + (staged.a ? 1 : 0) + (staged.b ? 1 : 0);
+  e.launches = 1 + (staged.a ? 1 : 0) + (staged.b ? 1 : 0) + (g.reduce_launch() ? 1 : 0);
   const int64_t warps = (c.threads() + 31) / 32;
   e.warp_work.reserve(static_cast<size_t>(g.grid * warps));
   for (int64_t cta = 0; cta < g.grid; ++cta) {

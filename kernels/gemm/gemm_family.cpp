@@ -81,11 +81,26 @@ LaunchStep gemm_launch(const GemmShape& s, const GemmStaging& staged, const Gemm
   return step;
 }
 
-// Every launch of a configuration: the operands' staging, then the product.
+// Split-K's sum of its parts' copies of C (gemm_split_reduce.cu): a few waves of blocks of 256
+// striding over C.
+LaunchStep split_reduce_launch(const GemmShape& s, const GemmSchedule& g) {
+  const int64_t elements = s.batch * s.m * s.n;
+  LaunchStep step;
+  step.entry = "gemm_split_reduce";
+  step.grid.x = static_cast<uint32_t>(std::min<int64_t>((elements + 255) / 256, 8 * kGemmSms));
+  step.block.x = 256;
+  step.args = {KernelArg::of_buffer("workspace"), KernelArg::of_buffer("c"), KernelArg::of_scalar(elements),
+               KernelArg::of_scalar(static_cast<int32_t>(g.split))};
+  return step;
+}
+
+// Every launch of a configuration: the operands' staging, the product, split-K's sum.
 std::vector<LaunchStep> gemm_launches(const GemmShape& s, const GemmConfig& c, const Precision& p) {
   const GemmStaging staged = GemmStaging::of(s, c);
   std::vector<LaunchStep> steps = staged.launches(s);
   steps.push_back(gemm_launch(staged.run, staged, c, p));
+  const GemmSchedule g = GemmSchedule::of(s, c);
+  if (g.reduce_launch()) steps.push_back(split_reduce_launch(s, g));
   return steps;
 }
 
@@ -166,6 +181,11 @@ KernelSource GemmFamily::source(const Problem& p, const Config& config) const {
     src.code += templates::k_gemm_stage_cu;
     src.entries.push_back("gemm_stage_k_major");
   }
+  const bool reduce = GemmSchedule::of(s, c).reduce_launch();
+  if (reduce) {
+    src.code += templates::k_gemm_split_reduce_cu;
+    src.entries.push_back("gemm_split_reduce");
+  }
   src.options = {std::string("-DKT_IN=") + c_type(p.precision.input),
                  std::string("-DKT_ACC=") + c_type(p.precision.accumulate),
                  "-DKT_BM=" + std::to_string(c.bm),
@@ -181,6 +201,7 @@ KernelSource GemmFamily::source(const Problem& p, const Config& config) const {
                  std::string("-DKT_B_T=") + (s.b_transposed ? "1" : "0"),
                  std::string("-DKT_MMA_BF16=") + (p.precision.input == Dtype::BF16 ? "1" : "0"),
                  "-DKT_CLUSTER=" + std::to_string(c.cluster),
+                 std::string("-DKT_SPLIT_REDUCE=") + (reduce ? "1" : "0"),
                  "-DKT_SHARE=" + std::to_string(c.shared_operand()),
                  std::string("-DKT_PRODUCER_WARP=") + (c.loader == GemmLoader::Tma ? "1" : "0"),
                  // 16-byte copies need each operand's rows to start 16-byte aligned.
@@ -209,7 +230,7 @@ LaunchPlan GemmFamily::plan_with(const Problem& p, const Config& config, DeviceB
   plan.buffers.push_back(
       output_buffer("workspace", std::max<size_t>(1, static_cast<size_t>(g.workspace_elements(c))), p.precision.accumulate));
   // Zero once: the CTA fixing a tile up resets its count for the next run.
-  const bool shared_tiles = g.workspace_elements(c) > 0;
+  const bool shared_tiles = g.sk_ctas > 0;
   plan.buffers.push_back(input_buffer("counters", std::vector<int32_t>(shared_tiles ? g.tiles : 1, 0)));
   const GemmStaging staged = GemmStaging::of(s, c);
   if (staged.a) plan.buffers.push_back(output_buffer("a_k_major", static_cast<size_t>(staged.a_elements()), p.precision.input));
@@ -277,7 +298,7 @@ std::vector<std::string_view> GemmFamily::templates() const {
   return {templates::k_gemm_common_cuh,    templates::k_gemm_simt_cu,      templates::k_gemm_tensor_cu,
           templates::k_gemm_wgmma_parts_cuh, templates::k_gemm_wgmma_cu,     templates::k_gemm_tma_ops_cuh,
           templates::k_gemm_wgmma_tma_cu,    templates::k_gemm_dmma_ops_cuh, templates::k_gemm_dmma_cu,
-          templates::k_gemm_stage_cu};
+          templates::k_gemm_stage_cu,        templates::k_gemm_split_reduce_cu};
 }
 
 std::unique_ptr<KernelFamily> make_gemm_family() { return std::make_unique<GemmFamily>(); }

@@ -53,7 +53,7 @@ void GemmSchedule::cta_range(int64_t u, int64_t* begin, int64_t* end) const {
 }
 
 int64_t GemmSchedule::max_peers() const {
-  int64_t peers = split;
+  int64_t peers = 1;
   if (sk_ctas > 0) {
     const int64_t share = std::max<int64_t>(1, sk_tiles * ipt / sk_ctas);
     peers = std::max(peers, (ipt + share - 1) / share + 1);

@@ -9,9 +9,10 @@
 //                                                     data-parallel ("two-tile SK + DP")
 // The Stream-K shares are balanced: CTA c gets sk_share iterations, plus one if c < sk_extra.
 // A tile computed by several CTAs is fixed up by the last of them to finish (an atomic count
-// per tile), which adds the others' partials from the workspace: no CTA ever waits for
-// another, so any grid is deadlock-free, the counts reset themselves, and the PTX interpreter,
-// which runs blocks one after another, computes the same answer. gemm_common.cuh is the device
+// per tile), which adds the others' partials from the workspace (fixed split-K's parts are
+// added by a second launch instead: reduce_launch): no CTA ever waits for another, so any grid
+// is deadlock-free, the counts reset themselves, and the PTX interpreter, which runs blocks one
+// after another, computes the same answer. gemm_common.cuh is the device
 // twin of cta_range. TMA clusters of 2 (data-parallel and persistent) pad the tile grid to pairs.
 // A unit is one such range; a CTA runs one unit, except in the persistent decomposition, where
 // `grid` CTAs take the data-parallel units in turn (CTA c: units c, c + grid, ...).
@@ -34,12 +35,18 @@ struct GemmSchedule {
   void cta_range(int64_t u, int64_t* begin, int64_t* end) const;
   // The iterations of every tile: the kernels count them in 32 bits.
   int64_t total_iterations() const { return tiles * ipt; }
-  // The most CTAs sharing one tile.
+  // The most Stream-K CTAs sharing one tile (split-K's parts meet in their own launch).
   int64_t max_peers() const;
-  // Partial tiles' workspace: two slots a unit (its first and last segments), in accumulators.
-  // None when every unit computes whole tiles.
+  // Fixed split-K's parts are added by a launch of their own (gemm_split_reduce.cu), each part
+  // stored whole as a copy of C: with many parts a tile, the last part to finish adding the
+  // others one after another made one SM read them all (H200 profile of 384 x 384 x 16384: most
+  // of a warp's stalls on those loads).
+  bool reduce_launch() const { return split > 1; }
+  // Partial tiles' workspace, in accumulators: split-K's copies of C (tiles' worth), or two slots
+  // a Stream-K unit (its first and last segments). None when every unit computes whole tiles.
   double workspace_elements(const GemmConfig& c) const {
-    return sk_ctas == 0 && split == 1 ? 0.0 : 2.0 * static_cast<double>(units) * c.bm * c.bn;
+    if (reduce_launch()) return static_cast<double>(split) * static_cast<double>(tiles) * c.bm * c.bn;
+    return sk_ctas == 0 ? 0.0 : 2.0 * static_cast<double>(units) * c.bm * c.bn;
   }
 };
 

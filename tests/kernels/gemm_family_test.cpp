@@ -339,6 +339,39 @@ TEST(GemmStaging, CopiesExactlyTheOperandsNotKMajorWithAlignedRowsBeforeTheProdu
   EXPECT_EQ(gemm.prepare(dense, nn, gemm.space(nn).from_json(sync)).steps.size(), 1u);
 }
 
+// Fixed split-K stores each part as a copy of C in the workspace and adds the copies in a launch
+// of its own, after the product; Stream-K keeps its in-kernel fix-up and its counters.
+TEST(GemmSchedule, SplitKPartsAreAddedByALaunchOfTheirOwn) {
+  const GemmFamily gemm;
+  const Workload dense{WorkloadKind::Dense, {}};
+  const Problem p = problem({{"m", 100}, {"n", 70}, {"k", 512}, {"batch", 2}});
+  nlohmann::json split = {{"mma", "fma"}, {"decomposition", "split_k"}, {"bm", 32}, {"bn", 32}, {"bk", 16},
+                          {"tm", 4},      {"tn", 4},                    {"stages", 2}, {"split", 4}, {"sk_grid", kGemmSms},
+                          {"raster", 1},  {"loader", "cp_async"},       {"cluster", 1}};
+  const LaunchPlan plan = gemm.prepare(dense, p, gemm.space(p).from_json(split));
+  ASSERT_EQ(plan.steps.size(), 2u);
+  const LaunchStep& sum = plan.steps.back();
+  EXPECT_EQ(sum.entry, "gemm_split_reduce");
+  EXPECT_EQ(sum.args.at(0).buffer, "workspace");
+  EXPECT_EQ(sum.args.at(1).buffer, "c");
+  EXPECT_EQ(std::get<int64_t>(sum.args.at(2).scalar), 2 * 100 * 70);
+  EXPECT_EQ(std::get<int32_t>(sum.args.at(3).scalar), 4);
+  // Four copies of C's tiles (4 x 3 tiles of 32 x 32, two batches), in f32.
+  EXPECT_EQ(plan.buffer("workspace")->size, static_cast<size_t>(4 * 2 * 4 * 3 * 32 * 32 * 4));
+  EXPECT_EQ(plan.buffer("counters")->size, sizeof(int32_t));
+  EXPECT_EQ(gemm.estimate(dense, p, gemm.space(p).from_json(split)).launches, 2);
+  const std::vector<std::string> entries = gemm.source(p, gemm.space(p).from_json(split)).entries;
+  EXPECT_EQ(entries, (std::vector<std::string>{"gemm_simt", "gemm_split_reduce"}));
+
+  nlohmann::json stream = split;
+  stream["decomposition"] = "stream_k";
+  stream["split"] = 1;
+  stream["sk_grid"] = 8;
+  const LaunchPlan streamed = gemm.prepare(dense, p, gemm.space(p).from_json(stream));
+  EXPECT_EQ(streamed.steps.size(), 1u);
+  EXPECT_EQ(streamed.buffer("counters")->size, 2 * 4 * 3 * sizeof(int32_t));
+}
+
 // The first model charges the copies before the product: every CTA waits for them.
 TEST(GemmStaging, TheFirstModelChargesTheCopiesAndTheirLaunches) {
   const GemmFamily gemm;
