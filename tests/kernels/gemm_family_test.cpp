@@ -372,6 +372,21 @@ TEST(GemmSchedule, SplitKPartsAreAddedByALaunchOfTheirOwn) {
   EXPECT_EQ(streamed.buffer("counters")->size, 2 * 4 * 3 * sizeof(int32_t));
 }
 
+// A tensor-core CTA keeps its ring's slices in flight, which the first model's Little's law counts
+// in loads of a warp's 512 bytes: 128 x 128 x 64 bf16 slices, three in flight over 8 warps, are 24.
+TEST(GemmEstimate, ARingKeepsItsSlicesInFlight) {
+  const GemmFamily gemm;
+  const Workload dense{WorkloadKind::Dense, {}};
+  const Problem p = bf16_problem(gemm, "nt", 4096);
+  nlohmann::json ring = kWgmma;
+  ring["bn"] = 128;
+  ring["tn"] = 128;  // two warpgroups of 64 x 128
+  ring["loader"] = "tma";
+  EXPECT_DOUBLE_EQ(gemm.estimate(dense, p, gemm.space(p).from_json(ring)).loads_in_flight, 3.0 * 256 * 64 * 2 / 8 / 512);
+  ring["stages"] = 3;
+  EXPECT_DOUBLE_EQ(gemm.estimate(dense, p, gemm.space(p).from_json(ring)).loads_in_flight, 2.0 * 256 * 64 * 2 / 8 / 512);
+}
+
 // The first model charges the copies before the product: every CTA waits for them.
 TEST(GemmStaging, TheFirstModelChargesTheCopiesAndTheirLaunches) {
   const GemmFamily gemm;
