@@ -47,27 +47,23 @@ TEST(GemmStageInterp, TheCopiesHoldEveryOperandKMajorInPaddedRows) {
       for (size_t i = 0; i + 1 < plan.steps.size(); ++i) copies.push_back(PlanOp::run(i));
       HostMemory memory(plan, HostMemory::Fill::Poison);
       run_program(module, plan, copies, memory);
-      const std::string_view a = memory.bytes_of("a"), b = memory.bytes_of("b");
       const int64_t kp = staged.run.k;
       EXPECT_EQ(kp, (k + 7) / 8 * 8);
-      if (staged.a) {
+      // The staged buffer `to` against the operand `from`: row r's element kk is the operand's
+      // element stored at stored(batch, r, kk), zero from k on.
+      auto expect_staged = [&](const char* from, const char* to, int64_t rows, auto stored) {
         ++staged_operands;
-        const std::string_view got = memory.bytes_of("a_k_major");
+        const std::string_view source = memory.bytes_of(from), got = memory.bytes_of(to);
         for (int64_t batch = 0; batch < 2; ++batch)
-          for (int64_t row = 0; row < s.m; ++row)
+          for (int64_t r = 0; r < rows; ++r)
             for (int64_t kk = 0; kk < kp; ++kk)
-              ASSERT_EQ(word_at(got, (batch * s.m + row) * kp + kk), kk < k ? word_at(a, s.a_index(batch, row, kk)) : 0)
-                  << "A " << batch << "," << row << "," << kk;
-      }
-      if (staged.b) {
-        ++staged_operands;
-        const std::string_view got = memory.bytes_of("b_k_major");
-        for (int64_t batch = 0; batch < 2; ++batch)
-          for (int64_t col = 0; col < s.n; ++col)
-            for (int64_t kk = 0; kk < kp; ++kk)
-              ASSERT_EQ(word_at(got, (batch * s.n + col) * kp + kk), kk < k ? word_at(b, s.b_index(batch, kk, col)) : 0)
-                  << "B " << batch << "," << col << "," << kk;
-      }
+              ASSERT_EQ(word_at(got, (batch * rows + r) * kp + kk), kk < k ? word_at(source, stored(batch, r, kk)) : 0)
+                  << to << " " << batch << "," << r << "," << kk;
+      };
+      if (staged.a)
+        expect_staged("a", "a_k_major", s.m, [&](int64_t b, int64_t r, int64_t kk) { return s.a_index(b, r, kk); });
+      if (staged.b)
+        expect_staged("b", "b_k_major", s.n, [&](int64_t b, int64_t c, int64_t kk) { return s.b_index(b, kk, c); });
     }
   // nn, tn, tt at k 128 stage one, two, one; every layout at k 133 stages both.
   EXPECT_EQ(staged_operands, 1 + 2 + 1 + 8);
