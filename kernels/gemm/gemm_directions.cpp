@@ -1,6 +1,7 @@
 // GEMM's canonical directions for the model-driven walk (digest-000 §2.9): factor-2 steps of
 // the block tile (coarsening: more of C a CTA), of the thread or warp tile (coarsening a
-// thread), of the k-slice (unrolling) and of the Stream-K grid, and one more pipeline stage.
+// thread), of the k-slice (unrolling), of the Stream-K grid and of split-K's parts, and one more
+// pipeline stage.
 // The decomposition and the instruction (`mma`: FMA, DMMA, mma.sync or wgmma) are discrete
 // choices the walk does not cross, nor is wgmma's loader (cp.async or TMA); each starts at a
 // middle-sized tile, Stream-K and the hybrid at the grid-size model's favourite grid
@@ -98,6 +99,10 @@ CanonicalMoves GemmFamily::canonical_moves(const Problem& p) const {
                       {"bk", "unroll", scale(space, "bk", true)},
                       {"stages", "unroll", step_by(space, "stages", 1)},
                       {"sk_grid", "coarsen", scale(space, "sk_grid", true)},
+                      // Split-K's parts: its start's 4 left a 384 x 384 x 16384's best (8 and 16
+                      // parts of a 64 x 128 or 128 x 128 tile) unmeasured.
+                      {"split", "coarsen", scale(space, "split", true)},
+                      {"split_down", "reshape", scale(space, "split", false)},
                       {"raster", "reshape", scale(space, "raster", true)},
                       {"cluster", "coarsen", scale(space, "cluster", true)}};
   return moves;

@@ -372,6 +372,35 @@ TEST(GemmSchedule, SplitKPartsAreAddedByALaunchOfTheirOwn) {
   EXPECT_EQ(streamed.buffer("counters")->size, 2 * 4 * 3 * sizeof(int32_t));
 }
 
+// The walk moves split-K's parts by factors of 2 (from its start's 4), and never gives a
+// configuration of another decomposition a split.
+TEST(GemmWalk, SplitKsPartsDoubleAndHalve) {
+  const GemmFamily gemm;
+  const Problem p = bf16_problem(gemm, "nt", 16384);
+  const CanonicalMoves moves = gemm.canonical_moves(p);
+  auto direction = [&](const std::string& name) {
+    for (const CanonicalDirection& d : moves.directions)
+      if (d.name == name) return d.step;
+    ADD_FAILURE() << name;
+    return std::function<std::optional<Config>(const Config&)>{};
+  };
+  int split_starts = 0;
+  for (const Config& start : moves.starts) {
+    const bool split_k = static_cast<GemmDecomposition>(start.at("decomposition")) == GemmDecomposition::SplitK;
+    const std::optional<Config> up = direction("split")(start), down = direction("split_down")(start);
+    if (!split_k) {
+      EXPECT_FALSE(up || down);
+      continue;
+    }
+    ++split_starts;
+    ASSERT_TRUE(up && down);
+    EXPECT_EQ(up->at("split"), 8);
+    EXPECT_EQ(down->at("split"), 2);
+    EXPECT_FALSE(direction("split_down")(*down));  // one part is not split-K
+  }
+  EXPECT_GE(split_starts, 1);
+}
+
 // A tensor-core CTA keeps its ring's slices in flight, which the first model's Little's law counts
 // in loads of a warp's 512 bytes: 128 x 128 x 64 bf16 slices, three in flight over 8 warps, are 24.
 TEST(GemmEstimate, ARingKeepsItsSlicesInFlight) {
