@@ -3,12 +3,17 @@
 
 usage: bench/merge_ground_truth.py WHOLE.json PART.json [OUT.json]   (OUT defaults to WHOLE)
 
-Every (workload, dtype) of PART must already be in WHOLE; its configurations are added, or
+Every (workload, dtype, problem) of PART must already be in WHOLE; its configurations are added, or
 replace those of the same key. WHOLE's meta keeps its run and gains a "merged" entry naming
 PART's commit, command and copy bandwidth, since the merged configurations come from that run.
 """
 import json
 import sys
+
+
+def case_key(w):
+    """A case: its workload, dtype and problem (a dense family's workloads differ by problem alone)."""
+    return (w["workload"], w["dtype"], json.dumps(w.get("problem"), sort_keys=True))
 
 
 def main(argv):
@@ -20,12 +25,12 @@ def main(argv):
         whole = json.load(f)
     with open(part_path) as f:
         part = json.load(f)
-    cases = {(w["workload"], w["dtype"]): w for w in whole["workloads"]}
+    cases = {case_key(w): w for w in whole["workloads"]}
     added = 0
     for w in part["workloads"]:
-        key = (w["workload"], w["dtype"])
+        key = case_key(w)
         if key not in cases:
-            sys.exit(f"{part_path}: {key[0]} {key[1]} is not in {whole_path}")
+            sys.exit(f"{part_path}: {key[0]} {key[1]} {key[2]} is not in {whole_path}")
         target = cases[key]
         if (target["rows"], target["nnz"]) != (w["rows"], w["nnz"]):
             sys.exit(f"{key[0]} {key[1]}: the two files describe different matrices")
