@@ -441,7 +441,7 @@ nlohmann::json kernel_catalog() {
 
 }  // namespace
 
-nlohmann::json Service::kernels() const {
+const nlohmann::json& Service::kernels() const {
   static const nlohmann::json catalog = kernel_catalog();
   return catalog;
 }

@@ -41,7 +41,7 @@ class Service {
   // `problem` is the family's parameters as JSON text (empty: its defaults).
   nlohmann::json lookup(const std::string& kernel, const std::string& signature, const std::string& dtype,
                         const std::string& device, const std::string& features, const std::string& problem);
-  nlohmann::json kernels() const;
+  const nlohmann::json& kernels() const;  // built once: the families are fixed
   nlohmann::json devices();
   // GET /v1/devices/{id} and POST /v1/devices/{id}/calibrate (server/device_calibration.cpp);
   // `id` is "this", a device id or a fingerprint.
