@@ -70,7 +70,9 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
   for (const BlockTrace& b : samples) accesses += check_sectors(b);
 
   // Counting pass: in how many sampled blocks each sector appears; each block's footprint.
-  const GatherReuse gathers(samples, context.grid_scale);
+  const double grid_blocks = context.grid_blocks > 0 ? context.grid_blocks : static_cast<double>(samples.size()) * std::max(1.0, context.grid_scale);
+  const double resident = std::max(1.0, context.resident_blocks);
+  const GatherReuse gathers(samples, context.grid_scale, resident / grid_blocks);
   // Sized for a quarter of the accesses being distinct sectors (a stream's all are, a gather's
   // few): at most two growths, and no large table for a trace that re-reads a small vector.
   SectorTable table(accesses / 4);
@@ -117,13 +119,11 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
     sampled_distinct += block_distinct[bi];
     sampled_gathered += block_gathered[bi];
   }
-  const double grid_blocks = context.grid_blocks > 0 ? context.grid_blocks : static_cast<double>(samples.size()) * scale;
-  const double resident = std::max(1.0, context.resident_blocks);
   const double per_block = kSectorBytes * scale / grid_blocks;
   out.cache.resident_footprint_bytes =
       std::min(out.cache.grid_footprint_bytes,
                per_block * (sampled_distinct - sampled_gathered) * resident +
-                   std::min(per_block * sampled_gathered * resident, gathers.vector_bytes()));
+                   std::min(per_block * sampled_gathered * resident, gathers.live_vector_bytes()));
   // L2 keeps a sector over a reuse distance of `bytes` (random-replacement approximation);
   // no reuse distance is shorter than the footprint of the blocks resident together.
   const auto l2_keeps = [&](double bytes) {
@@ -190,8 +190,9 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
         const double reads = load ? gathers.reads_per_sector(op.pc) : 0;
         if (reads > 1 && e.blocks < 2 && !retouch) {
           // The region stays in each partition while 1 / reads of the normal-priority data passes
-          // through it: a vector that fits misses once a sector.
-          const double between = gathers.region_bytes(op.pc) + normal_bytes / reads;
+          // through it: a vector that fits misses once a sector. A band gathered in turn keeps
+          // only its share live, and its reads see only its share of the other data pass.
+          const double between = (gathers.region_bytes(op.pc) + normal_bytes / reads) * gathers.live_share(op.pc);
           l2_hit = (1.0 - 1.0 / reads) * std::min(1.0, partition_bytes / between);
         } else if (retouch) {
           l2_hit = short_keep;

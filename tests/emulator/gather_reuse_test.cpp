@@ -22,6 +22,14 @@ BlockTrace reading(int64_t id, uint32_t pc, const std::vector<uint64_t>& sectors
   return b;
 }
 
+// Sectors from the lowest to the highest the blocks read.
+uint64_t band_span(const std::vector<BlockTrace>& blocks) {
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (const BlockTrace& b : blocks)
+    for (uint64_t s : b.warps[0].sectors) lo = std::min(lo, s), hi = std::max(hi, s);
+  return hi - lo + 1;
+}
+
 // `n` sectors spread evenly over [lo, lo + span).
 std::vector<uint64_t> spread(uint64_t lo, uint64_t span, int n) {
   std::vector<uint64_t> s;
@@ -43,6 +51,7 @@ TEST(GatherReuse, LoadsOfOneVectorPoolTheirReads) {
   EXPECT_DOUBLE_EQ(g.reads_per_sector(3), reads * scale / 1000);
   EXPECT_DOUBLE_EQ(g.reads_per_sector(5), g.reads_per_sector(3));
   EXPECT_DOUBLE_EQ(g.region_bytes(5), 1000 * 32);
+  EXPECT_DOUBLE_EQ(g.live_share(5), 1);  // read whole
   EXPECT_DOUBLE_EQ(g.vector_bytes(), 1000 * 32);  // once, though two loads read it
 }
 
@@ -76,6 +85,33 @@ TEST(GatherReuse, SparseReadsOfDisjointRangesGatherDenseOnesStream) {
   EXPECT_GT(GatherReuse(sparse, 100).reads_per_sector(3), 0);
   EXPECT_DOUBLE_EQ(GatherReuse(dense, 100).reads_per_sector(3), 0);
   EXPECT_DOUBLE_EQ(GatherReuse(dense, 100).vector_bytes(), 0);
+}
+
+TEST(GatherReuse, BlocksGatheringABandOfEachRowHoldOnlyTheBandLive) {
+  // Rows of 32 sectors; every block gathers 40 rows' sectors 8..11 (a quarter of B's columns
+  // in SpMM's k slice, 128 of 512 bytes): L2 holds that eighth of the region at once, plus
+  // the share of the grid resident beside it. Rows read whole are live whole.
+  const uint64_t pitch = 32, rows = 1000;
+  std::vector<BlockTrace> band, whole;
+  for (int b = 0; b < 4; ++b) {
+    std::vector<uint64_t> banded, full;
+    for (int i = 0; i < 40; ++i) {
+      const uint64_t row = (static_cast<uint64_t>(b) * 7919 + static_cast<uint64_t>(i) * 104729) % rows;
+      for (uint64_t s = 8; s < 12; ++s) banded.push_back(row * pitch + s);
+      for (uint64_t s = 0; s < pitch; ++s) full.push_back(row * pitch + s);
+    }
+    band.push_back(reading(b, 3, banded));
+    whole.push_back(reading(b, 3, full));
+  }
+  const double resident_share = 0.01;
+  const GatherReuse banded(band, 100, resident_share), full(whole, 100, resident_share);
+  ASSERT_GT(banded.reads_per_sector(3), 0);
+  const double span = 32.0 * static_cast<double>(band_span(band));
+  EXPECT_DOUBLE_EQ(banded.region_bytes(3), span);
+  EXPECT_NEAR(banded.live_share(3), 4.0 / 32 + resident_share, 1e-9);
+  EXPECT_NEAR(banded.live_vector_bytes(), span * (4.0 / 32 + resident_share), 1e-6 * span);
+  EXPECT_DOUBLE_EQ(full.live_share(3), 1);
+  EXPECT_DOUBLE_EQ(full.live_vector_bytes(), full.vector_bytes());
 }
 
 }  // namespace
