@@ -30,7 +30,9 @@
 //       of the reads hit, times L2's keep chance. Each L2 partition caches what its own SMs
 //       read, so it holds the whole region, and between two reads of a sector the grid passes
 //       1 / R of its normal-priority data through it (lines of evict-first loads, ld.global.cs,
-//       go first and displace little): keep = min(1, L2 / partitions / (region + that)).
+//       go first and displace little): keep = min(1, L2 / partitions / (region + that)). A
+//       vector gathered a band of each row at a time (gather_reuse.h) is read over that band's
+//       part of the run only: region and passing data both shrink to the live share.
 //       Measured on the H200 (bench/NOTES.md): fp64 x of 32 MB, which fits the 60 MB L2 once
 //       but not once per partition, hits 72% beside an evict-first stream and 41% beside a
 //       plain one; fp32 x (16 MB) 98% either way.
