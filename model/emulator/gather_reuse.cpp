@@ -134,17 +134,17 @@ GatherReuse::GatherReuse(const std::vector<BlockTrace>& samples, double grid_sca
       share_weight[v] += weight;
     }
   }
-  by_pc_.assign(pcs, Gather{});
   const double resident = std::clamp(resident_share, 0.0, 1.0);
+  std::vector<Gather> by_vector(vectors.size());
   for (size_t v = 0; v < vectors.size(); ++v) {
     const double bytes = vectors[v].sectors() * kSectorBytes;
     const double band = share_weight[v] > 0 ? share_sum[v] / share_weight[v] : 1;
-    const double live = std::min(1.0, band + resident);
-    for (uint32_t pc : gathering)
-      if (vector_of[pc] == static_cast<int>(v)) by_pc_[pc] = {vector_reads[v] * scale / vectors[v].sectors(), bytes, live};
+    by_vector[v] = {vector_reads[v] * scale / vectors[v].sectors(), bytes, std::min(1.0, band + resident)};
     vector_bytes_ += bytes;
-    live_vector_bytes_ += bytes * live;
+    live_vector_bytes_ += bytes * by_vector[v].live_share;
   }
+  by_pc_.assign(pcs, Gather{});
+  for (uint32_t pc : gathering) by_pc_[pc] = by_vector[static_cast<size_t>(vector_of[pc])];
 }
 
 double GatherReuse::reads_per_sector(uint32_t pc) const {

@@ -443,6 +443,43 @@ TEST(CacheEstimate, AVectorGatheredOnEverySmIsHeldOncePerL2Partition) {
   EXPECT_NEAR(two.cache.dram_sectors / reads, 1 - 0.96 * 0.75, 0.06);
 }
 
+// SpMM's k slice: blocks gather a 4-sector band of 32-sector rows. L2 (a quarter of the span)
+// holds the band the grid reads at once, so reads after the first hit; the same reads spread
+// over whole rows of the span keep missing.
+TEST(CacheEstimate, AGatheredBandHitsWhereTheWholeRowsWouldNot) {
+  CacheContext c;
+  c.l1_bytes_per_block = 0;
+  c.grid_scale = 200;
+  c.resident_blocks = 10;
+  const uint64_t rows = 256, pitch = 32, base = 1u << 20;
+  c.l2_bytes = 32.0 * rows * pitch / 4;
+  std::vector<BlockTrace> band, whole;
+  for (int64_t id = 0; id < 8; ++id) {
+    BlockTrace b, w;
+    b.block = w.block = id * 1000;
+    b.warps.resize(1);
+    w.warps.resize(1);
+    uint64_t state = static_cast<uint64_t>(id) * 0x9e3779b97f4a7c15ULL + 1;
+    for (int i = 0; i < 16; ++i) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      const uint64_t row = (state >> 33) % rows;
+      for (uint64_t s = 0; s < 4; ++s) {
+        add_load(b.warps[0], {base + row * pitch + 8 + s});
+        b.warps[0].ops.back().pc = 7;
+        add_load(w.warps[0], {base + row * pitch + 8 * s + (state >> 40) % 8});
+        w.warps[0].ops.back().pc = 7;
+      }
+    }
+    band.push_back(b);
+    whole.push_back(w);
+  }
+  const PreparedSamples banded = prepare_samples(band, c), spread = prepare_samples(whole, c);
+  const double reads = banded.cache.load_sectors;
+  ASSERT_EQ(reads, 8 * 64);
+  EXPECT_LT(banded.cache.dram_sectors, 0.2 * reads);
+  EXPECT_GT(spread.cache.dram_sectors, 0.6 * reads);
+}
+
 // Between two reads of a gathered sector the matrix streams past; plain loads leave those lines
 // in L2 at the vector's priority, evict-first ones (ld.global.cs) do not.
 TEST(CacheEstimate, APlainStreamPushesTheGatheredVectorOutAndAnEvictFirstOneDoesNot) {
