@@ -1,7 +1,8 @@
 // Shared by every connected-components kernel: CcFamily::source() places this before the
 // schedule's own file (NVRTC sees one self-contained translation unit). KT_BLOCK (threads per
 // block), KT_ITEMS (vertices or edges per thread), KT_LANES (threads per vertex) and
-// KT_ALGORITHM (one of the ALGORITHM_ values, cc_config.h's order) come from -D options.
+// KT_ALGORITHM (one of the ALGORITHM_ values, cc_config.h's order) come from -D options, and
+// KT_CHUNK (the edge list's entries per recorded row, cc_edges.h).
 //
 // label[v] is always a vertex of v's component no larger than v: initially v itself, and
 // every update takes the minimum with another such vertex. So label[label[v]] is a label of

@@ -1,7 +1,7 @@
 #include "kernels/cc/cc_contention.h"
 
 #include "kernels/cc/cc_config.h"
-#include "kernels/cc/cc_undirected.h"
+#include "kernels/cc/cc_edges.h"
 #include "workload/parallel.h"
 
 namespace ktune {
@@ -18,9 +18,9 @@ struct HostLabels {
 
 }  // namespace
 
-std::map<std::pair<int64_t, int64_t>, int64_t> union_find_queued_swaps(const CsrF64& graph) {
-  const CsrF64 undirected = undirected_graph(graph);
-  const EdgePairs pairs = undirected_edge_pairs(undirected);
+std::map<std::pair<int64_t, int64_t>, int64_t> union_find_queued_swaps(const CcEdgeList& edges, int32_t vertices) {
+  const EntryRows rows = entry_rows(edges);
+  const int32_t* columns = entry_columns(edges);
   const ParameterSpace space = cc_space();
   // With one edge a thread a round is a whole wave whatever the block, where the block divides
   // the wave: one count serves every such block.
@@ -37,15 +37,14 @@ std::map<std::pair<int64_t, int64_t>, int64_t> union_find_queued_swaps(const Csr
       keys.emplace_back(block, items);
     }
   std::vector<int64_t> queued(keys.size());
-  parallel_for(static_cast<int>(keys.size()), worker_count(static_cast<int64_t>(pairs.u.size() * keys.size()), 1 << 20),
+  parallel_for(static_cast<int>(keys.size()), worker_count(edges.entries * static_cast<int64_t>(keys.size()), 1 << 20),
                [&](int i) {
                  HostLabels labels;
-                 labels.label.resize(static_cast<size_t>(undirected.rows));
-                 for (int32_t v = 0; v < undirected.rows; ++v) labels.set(v, v);
+                 labels.label.resize(static_cast<size_t>(vertices));
+                 for (int32_t v = 0; v < vertices; ++v) labels.set(v, v);
                  const auto [block, items] = keys[static_cast<size_t>(i)];
                  queued[static_cast<size_t>(i)] =
-                     unite_in_rounds(labels, pairs.u, pairs.v, static_cast<int64_t>(pairs.u.size()), block, items)
-                         .queued_swaps;
+                     unite_in_rounds(labels, rows, columns, edges.entries, block, items).queued_swaps;
                });
   std::map<std::pair<int64_t, int64_t>, int64_t> by_shape;
   for (size_t i = 0; i < keys.size(); ++i) {

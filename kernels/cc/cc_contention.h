@@ -22,8 +22,8 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/cc/cc_edges.h"
 #include "kernels/graph/wave.h"
-#include "workload/csr_matrix.h"
 
 namespace ktune {
 
@@ -49,8 +49,8 @@ struct UnionRounds {
 
 // Unites every edge (edge_u[e], edge_v[e]) of `pairs` into `label` (roots labelled themselves)
 // in the rounds of a grid of `block`-thread blocks taking `items` edges a thread.
-template <typename Labels, typename Ends>
-UnionRounds unite_in_rounds(Labels& label, const Ends& edge_u, const Ends& edge_v, int64_t pairs, int64_t block,
+template <typename Labels, typename Heads, typename Tails>
+UnionRounds unite_in_rounds(Labels& label, const Heads& edge_u, const Tails& edge_v, int64_t pairs, int64_t block,
                             int64_t items) {
   const int64_t per_block = block * items;
   const int64_t blocks = (pairs + per_block - 1) / per_block;
@@ -88,9 +88,10 @@ UnionRounds unite_in_rounds(Labels& label, const Ends& edge_u, const Ends& edge_
   return out;
 }
 
-// The queued swaps of union-find's edge pass over `graph` from its first labels (each vertex its
-// own root), for every (block, items) of cc_space(): the first cost model's
-// WorkEstimate::queued_swaps, which the emulator finds by the same rounds in the pass's twin.
-std::map<std::pair<int64_t, int64_t>, int64_t> union_find_queued_swaps(const CsrF64& graph);
+// The queued swaps of union-find's edge pass over an edge list (cc_edges.h) from its first
+// labels (each of `vertices` its own root), for every (block, items) of cc_space(): the first
+// cost model's WorkEstimate::queued_swaps, which the emulator finds by the same rounds in the
+// pass's twin.
+std::map<std::pair<int64_t, int64_t>, int64_t> union_find_queued_swaps(const CcEdgeList& edges, int32_t vertices);
 
 }  // namespace ktune

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "kernels/cc/cc_undirected.h"
+#include "kernels/cc/cc_edges.h"
 #include "kernels/graph/lane_group_work.h"
 #include "workload/breadth_first.h"
 
@@ -22,16 +22,42 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 }  // namespace
 
-CcGraphDigest cc_graph_digest(const CsrF64& graph) {
-  const CsrF64 u = undirected_graph(graph);
+CcGraphDigest cc_graph_digest(const Workload& w) {
+  const CcNeighbours neighbours = cc_neighbours(w);
+  const auto* out_ptr = reinterpret_cast<const int32_t*>(neighbours.out->row_ptr.data());
+  const auto* out_col = reinterpret_cast<const int32_t*>(neighbours.out->col_idx.data());
+  const auto* in_ptr = reinterpret_cast<const int32_t*>(neighbours.in->row_ptr.data());
+  const auto* in_col = reinterpret_cast<const int32_t*>(neighbours.in->col_idx.data());
+  const int32_t n = vertex_count(w.matrix);
   CcGraphDigest g;
-  g.degrees.resize(static_cast<size_t>(u.rows));
-  for (int32_t v = 0; v < u.rows; ++v) {
-    g.degrees[static_cast<size_t>(v)] = u.row_length(v);
-    for (int32_t k = u.row_ptr[v]; k < u.row_ptr[v + 1]; ++k) g.pairs += u.col_idx[static_cast<size_t>(k)] > v;
+  g.both_ways = neighbours.both_ways;
+  g.degrees.resize(static_cast<size_t>(n));
+  for (int32_t v = 0; v < n; ++v) {
+    g.degrees[static_cast<size_t>(v)] = out_ptr[v + 1] - out_ptr[v] + (g.both_ways ? in_ptr[v + 1] - in_ptr[v] : 0);
+    g.adjacency += g.degrees[static_cast<size_t>(v)];
   }
-  g.adjacency = u.nnz();
-  if (u.rows > 0) g.depth = static_cast<int32_t>(breadth_first(u, 0).level_sizes.size()) - 1;
+  g.edge_entries = cc_edge_list(w)->entries;
+  if (n == 0) return g;
+  // Breadth-first from vertex 0 over both lists.
+  std::vector<int32_t> depth(static_cast<size_t>(n), -1), frontier = {0}, next;
+  depth[0] = 0;
+  const auto visit = [&](const int32_t* ptr, const int32_t* col, int32_t v) {
+    for (int32_t k = ptr[v]; k < ptr[v + 1]; ++k)
+      if (int32_t& d = depth[static_cast<size_t>(col[k])]; d < 0) {
+        d = g.depth + 1;
+        next.push_back(col[k]);
+      }
+  };
+  while (true) {
+    for (int32_t v : frontier) {
+      visit(out_ptr, out_col, v);
+      if (g.both_ways) visit(in_ptr, in_col, v);
+    }
+    if (next.empty()) break;
+    ++g.depth;
+    frontier.swap(next);
+    next.clear();
+  }
   return g;
 }
 
@@ -48,7 +74,7 @@ WorkEstimate estimate_cc(const CcGraphDigest& g, const CcConfig& c) {
   WorkEstimate e;
   e.threads_per_block = c.block;
   const bool by_vertex = c.schedule == CcSchedule::Vertex;
-  const int64_t items = by_vertex ? static_cast<int64_t>(g.degrees.size()) : g.pairs;
+  const int64_t items = by_vertex ? static_cast<int64_t>(g.degrees.size()) : g.edge_entries;
   e.blocks = std::max<int64_t>(1, ceil_div(items, c.work_per_block()));
   if (by_vertex) {
     // Label propagation's neighbours' labels are independent loads the compiler unrolls four
@@ -65,21 +91,23 @@ WorkEstimate estimate_cc(const CcGraphDigest& g, const CcConfig& c) {
     for (double& w : e.warp_work) w *= kUnionFindTripRoundTrips;
     e.rounds_read_dram = true;
   }
-  const double edge_pass = by_vertex
-                               ? kIndexBytes * (n + 1 + static_cast<double>(g.adjacency)) +
-                                     kSectorBytes * static_cast<double>(g.adjacency) + 2 * kIndexBytes * n
-                               : 2 * kIndexBytes * static_cast<double>(g.pairs) +
-                                     2 * kSectorBytes * static_cast<double>(g.pairs);
+  // The vertex schedule reads a row pointer per list; the edge schedule an index an entry, a
+  // chunk's row per 32 and the row pointers its searches touch (about each once).
+  const double lists = g.both_ways ? 2 : 1;
+  const auto entries = static_cast<double>(g.edge_entries);
+  const double edge_pass = by_vertex ? kIndexBytes * (lists * (n + 1) + static_cast<double>(g.adjacency)) +
+                                           kSectorBytes * static_cast<double>(g.adjacency) + 2 * kIndexBytes * n
+                                     : kIndexBytes * (entries + entries / kCcChunk + n + 1) + 2 * kSectorBytes * entries;
   e.unit_waits_on_load = true;  // a round reads a label at the index it just read
   const double jumping = c.jumps > 0 ? 2 * kIndexBytes * n + kSectorBytes * n * c.jumps : 0;
   // The labels every pass gathers (a sector each) come from one array of n.
   const double gathered_per_pass =
-      kSectorBytes * (by_vertex ? static_cast<double>(g.adjacency) : 2 * static_cast<double>(g.pairs));
+      kSectorBytes * (by_vertex ? static_cast<double>(g.adjacency) : 2 * entries);
   e.gather_footprint = kIndexBytes * n;
   if (c.algorithm == CcAlgorithm::UnionFind) {
     // Each edge's two finds read a root's label beyond its ends' (paths stay short: halving);
     // the compression reads a label and its root's per vertex and writes one.
-    const double finds = 2 * kSectorBytes * static_cast<double>(g.pairs);
+    const double finds = 2 * kSectorBytes * entries;
     e.dram_bytes = kIndexBytes * n + edge_pass + finds + 2 * kIndexBytes * n + kSectorBytes * n;
     e.gather_bytes = gathered_per_pass + finds;
     return e;

@@ -7,9 +7,8 @@
 #include "kernels/cc/cc_contention.h"
 #include "kernels/cc/cc_reference.h"
 #include "kernels/cc/cc_twins.h"
-#include "kernels/cc/cc_undirected.h"
+#include "kernels/cc/cc_edges.h"
 #include "kernels/device_buffers.h"
-#include "kernels/graph/graph_inputs.h"
 #include "workload/breadth_first.h"
 
 namespace ktune {
@@ -22,20 +21,9 @@ uint32_t grid_of(int64_t items, int64_t per_block) {
   return static_cast<uint32_t>(std::max<int64_t>(1, ceil_div(items, per_block)));
 }
 
-// The device inputs of a schedule: the undirected CSR, or its edges once each as two arrays.
-std::vector<DeviceBuffer> format_inputs(const CsrF64& graph, CcSchedule schedule) {
-  const CsrF64 undirected = undirected_graph(graph);
-  if (schedule == CcSchedule::Vertex)
-    return {index_buffer("row_ptr", undirected.row_ptr), index_buffer("col_idx", undirected.col_idx)};
-  EdgePairs pairs = undirected_edge_pairs(undirected);
-  // A graph without edges still gets buffers of one (unread) pair: no device buffer is empty.
-  if (pairs.u.empty()) pairs = {{0}, {0}};
-  return {index_buffer("edge_u", pairs.u), index_buffer("edge_v", pairs.v)};
-}
-
 // init, the edge pass, then pointer jumping when the configuration jumps or union-find's
 // compression.
-std::vector<LaunchStep> cc_launches(const CcConfig& c, int32_t vertices, int64_t pairs) {
+std::vector<LaunchStep> cc_launches(const CcConfig& c, int32_t vertices, const CcGraphDigest& g) {
   const Dim3 block{static_cast<uint32_t>(c.block), 1, 1};
   LaunchStep init{"cc_init", {grid_of(vertices, c.block), 1, 1}, block, 0,
                   {KernelArg::of_scalar(vertices), KernelArg::of_buffer("label")}, {}};
@@ -44,12 +32,14 @@ std::vector<LaunchStep> cc_launches(const CcConfig& c, int32_t vertices, int64_t
   if (c.schedule == CcSchedule::Vertex) {
     pass.entry = "cc_vertex";
     pass.grid.x = grid_of(vertices, c.work_per_block());
-    pass.args = {KernelArg::of_scalar(vertices), KernelArg::of_buffer("row_ptr"), KernelArg::of_buffer("col_idx")};
+    pass.args = {KernelArg::of_scalar(vertices),        KernelArg::of_buffer("row_ptr"),
+                 KernelArg::of_buffer("col_idx"),       KernelArg::of_buffer("in_ptr"),
+                 KernelArg::of_buffer("in_idx"),        KernelArg::of_scalar(int32_t{g.both_ways})};
   } else {
     pass.entry = "cc_edge";
-    pass.grid.x = grid_of(pairs, c.work_per_block());
-    pass.args = {KernelArg::of_scalar(static_cast<int32_t>(pairs)), KernelArg::of_buffer("edge_u"),
-                 KernelArg::of_buffer("edge_v")};
+    pass.grid.x = grid_of(g.edge_entries, c.work_per_block());
+    pass.args = {KernelArg::of_scalar(static_cast<int32_t>(g.edge_entries)), KernelArg::of_buffer("edge_ptr"),
+                 KernelArg::of_buffer("edge_col"), KernelArg::of_buffer("edge_chunk_row")};
   }
   pass.args.push_back(KernelArg::of_buffer("label"));
   pass.args.push_back(KernelArg::of_buffer("changed"));
@@ -84,7 +74,7 @@ std::string CcFamily::description() const {
 }
 
 std::shared_ptr<const CcGraphDigest> CcFamily::digest(const Workload& w) const {
-  return w.derived.get<CcGraphDigest>("cc.digest", [&w] { return cc_graph_digest(w.matrix); });
+  return w.derived.get<CcGraphDigest>("cc.digest", [&w] { return cc_graph_digest(w); });
 }
 
 KernelSource CcFamily::source(const Problem&, const Config& config) const {
@@ -97,13 +87,14 @@ KernelSource CcFamily::source(const Problem&, const Config& config) const {
   if (c.algorithm == CcAlgorithm::UnionFind) s.entries.push_back("cc_compress");
   s.options = {"-DKT_BLOCK=" + std::to_string(c.block), "-DKT_ITEMS=" + std::to_string(c.items),
                "-DKT_LANES=" + std::to_string(c.lanes), "-DKT_JUMPS=" + std::to_string(c.jumps),
-               "-DKT_ALGORITHM=" + std::to_string(static_cast<int>(c.algorithm))};
+               "-DKT_ALGORITHM=" + std::to_string(static_cast<int>(c.algorithm)),
+               "-DKT_CHUNK=" + std::to_string(kCcChunk)};
   return s;
 }
 
 std::vector<LaunchStep> CcFamily::launches(const Workload& w, const Problem&, const Config& config) const {
   const CcConfig c = CcConfig::from(config);
-  return cc_launches(c, vertex_count(w.matrix), c.schedule == CcSchedule::Edge ? digest(w)->pairs : 0);
+  return cc_launches(c, vertex_count(w.matrix), *digest(w));
 }
 
 std::vector<PlanOp> CcFamily::program(const Workload& w, const Problem&, const Config& config) const {
@@ -113,22 +104,28 @@ std::vector<PlanOp> CcFamily::program(const Workload& w, const Problem&, const C
 LaunchPlan CcFamily::prepare(const Workload& w, const Problem& p, const Config& config) const {
   const CcConfig c = CcConfig::from(config);
   const int32_t n = vertex_count(w.matrix);
-  // Each schedule's inputs are built once per workload and shared by its plans.
-  const std::shared_ptr<const DerivedInputs> inputs =
-      derived_inputs(w, "cc.inputs " + std::to_string(static_cast<int>(c.schedule)),
-                     [&] { return format_inputs(w.matrix, c.schedule); });
   LaunchPlan plan;
   plan.family = name();
   plan.problem = p;
-  plan.buffers = inputs->buffers;
-  const int64_t pairs = c.schedule == CcSchedule::Edge ? digest(w)->pairs : 0;
+  // Each schedule's inputs are built once per workload and shared by its plans.
+  if (c.schedule == CcSchedule::Vertex) {
+    const CcNeighbours neighbours = cc_neighbours(w);
+    plan.buffers = neighbours.out->buffers("row_ptr", "col_idx");
+    for (DeviceBuffer& b : neighbours.in->buffers("in_ptr", "in_idx")) plan.buffers.push_back(std::move(b));
+    plan.prepare_seconds = neighbours.out->build_seconds + neighbours.in->build_seconds;
+  } else {
+    const std::shared_ptr<const CcEdgeList> list = cc_edge_list(w);
+    plan.buffers = {{"edge_ptr", list->row_ptr, list->row_ptr.size()},
+                    {"edge_col", list->col_idx, list->col_idx.size()},
+                    {"edge_chunk_row", list->chunk_row, list->chunk_row.size()}};
+    plan.prepare_seconds = list->build_seconds;
+  }
   plan.buffers.push_back(output_buffer("label", static_cast<size_t>(std::max(n, 1)), Dtype::I32));
   plan.buffers.push_back(output_buffer("changed", 1, Dtype::I32));
   plan.outputs = {{"label", static_cast<size_t>(n), Dtype::I32}};
-  plan.steps = cc_launches(c, n, pairs);
+  plan.steps = cc_launches(c, n, *digest(w));
   plan.program = cc_program(c, n);
   plan.twins = cc_twins(c);
-  plan.prepare_seconds = inputs->build_seconds;
   return plan;
 }
 
@@ -147,7 +144,7 @@ WorkEstimate CcFamily::estimate(const Workload& w, const Problem&, const Config&
   WorkEstimate e = estimate_cc(*digest(w), c);
   if (c.algorithm == CcAlgorithm::UnionFind && c.schedule == CcSchedule::Edge) {
     const auto queued = w.derived.get<std::map<std::pair<int64_t, int64_t>, int64_t>>(
-        "cc.queued_swaps", [&w] { return union_find_queued_swaps(w.matrix); });
+        "cc.queued_swaps", [&w] { return union_find_queued_swaps(*cc_edge_list(w), vertex_count(w.matrix)); });
     e.queued_swaps = static_cast<double>(queued->at({c.block, c.items}));
   }
   e.launches = plan_nodes(cc_program(c, vertex_count(w.matrix))).launches(e.loop_iterations);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "kernels/cc/cc_contention.h"
+#include "kernels/cc/cc_edges.h"
 #include "kernels/launch_twin.h"
 
 namespace ktune {
@@ -33,8 +34,15 @@ void init(const LaunchStep& step, PlanMemory& memory) {
   for (int32_t v = 0, n = scalar_arg<int32_t>(step, 0); v < n; ++v) label.set(v, v);
 }
 
+// An edge list's entry rows as cc_edge.cu finds them.
+struct TwinEntryRows {
+  HostArray<const int32_t> row_ptr, chunk_row;
+  int32_t operator[](int64_t e) const { return row_of_entry(row_ptr, chunk_row, e); }
+};
+
 void edge_pass(const LaunchStep& step, PlanMemory& memory, CcAlgorithm algorithm, int32_t items) {
-  HostArray<const int32_t> edge_u(memory, "edge_u"), edge_v(memory, "edge_v");
+  const TwinEntryRows edge_u{{memory, "edge_ptr"}, {memory, "edge_chunk_row"}};
+  HostArray<const int32_t> edge_v(memory, "edge_col");
   HostArray<int32_t> label(memory, "label");
   const int32_t pairs = scalar_arg<int32_t>(step, 0);
   if (algorithm == CcAlgorithm::UnionFind) {
@@ -50,23 +58,28 @@ void edge_pass(const LaunchStep& step, PlanMemory& memory, CcAlgorithm algorithm
 
 void vertex_pass(const LaunchStep& step, PlanMemory& memory, CcAlgorithm algorithm) {
   HostArray<const int32_t> row_ptr(memory, "row_ptr"), col_idx(memory, "col_idx");
+  HostArray<const int32_t> in_ptr(memory, "in_ptr"), in_idx(memory, "in_idx");
+  const bool both_ways = scalar_arg<int32_t>(step, 5) != 0;
   HostArray<int32_t> label(memory, "label");
   bool changed = false;
   for (int32_t v = 0, n = scalar_arg<int32_t>(step, 0); v < n; ++v) {
-    const int32_t begin = row_ptr[v], end = row_ptr[v + 1];
+    const auto each_neighbour = [&](auto&& visit) {
+      for (int32_t i = row_ptr[v]; i < row_ptr[v + 1]; ++i) visit(col_idx[i]);
+      if (both_ways)
+        for (int32_t i = in_ptr[v]; i < in_ptr[v + 1]; ++i) visit(in_idx[i]);
+    };
     if (algorithm == CcAlgorithm::LabelPropagation) {
       int32_t smallest = INT32_MAX;
-      for (int32_t i = begin; i < end; ++i) smallest = std::min(smallest, label[col_idx[i]]);
+      each_neighbour([&](int32_t u) { smallest = std::min(smallest, label[u]); });
       if (smallest < label[v]) {
         label.set(v, smallest);
         changed = true;
       }
       continue;
     }
-    for (int32_t i = begin; i < end; ++i) {
-      const int32_t u = col_idx[i];
+    each_neighbour([&](int32_t u) {
       if (algorithm == CcAlgorithm::Hooking || u < v) changed |= link(algorithm, label, v, u);
-    }
+    });
   }
   report(memory, changed);
 }

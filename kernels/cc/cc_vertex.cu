@@ -1,10 +1,13 @@
 // The edge pass, KT_LANES threads per vertex (1: a thread per vertex, 32: a warp), each
 // group taking KT_ITEMS vertices KT_BLOCK / KT_LANES apart (consecutive groups read
-// consecutive row_ptr entries). Label propagation reduces the neighbours' minimum over the
-// lanes with shuffles and only the vertex's own label is written (no atomics); hooking links
-// every edge on its own; union-find takes each edge once, from its larger end.
+// consecutive row_ptr entries). A vertex's neighbours are its out-list and its in-list
+// (cc_edges.h; both_ways 0: the graph is its own transpose and the out-list is all of them).
+// Label propagation reduces the neighbours' minimum over the lanes with shuffles and only the
+// vertex's own label is written (no atomics); hooking links every edge on its own; union-find
+// takes each edge from its larger end (once, or twice for a pair stored both ways).
 extern "C" __global__ void __launch_bounds__(KT_BLOCK)
-cc_vertex(int n, const int* __restrict__ row_ptr, const int* __restrict__ col_idx, int* label, int* changed) {
+cc_vertex(int n, const int* __restrict__ row_ptr, const int* __restrict__ col_idx, const int* __restrict__ in_ptr,
+          const int* __restrict__ in_idx, int both_ways, int* label, int* changed) {
   constexpr int kGroups = KT_BLOCK / KT_LANES;
   const int lane = threadIdx.x % KT_LANES;
   const int first = blockIdx.x * kGroups * KT_ITEMS + threadIdx.x / KT_LANES;
@@ -14,18 +17,25 @@ cc_vertex(int n, const int* __restrict__ row_ptr, const int* __restrict__ col_id
     const int v = first + k * kGroups;
     // Lanes past the last vertex stay (with an empty list) so that every shuffle sees a full warp.
     const bool live = v < n;
-    const int begin = live ? row_ptr[v] : 0;
-    const int end = live ? row_ptr[v + 1] : 0;
+    const int out_begin = live ? row_ptr[v] : 0;
+    const int out_end = live ? row_ptr[v + 1] : 0;
+    const int in_begin = live && both_ways ? in_ptr[v] : 0;
+    const int in_end = live && both_ways ? in_ptr[v + 1] : 0;
+    // Each list in its own loop: a select between the two in one loop would cost the unrolled
+    // loads their independence.
+    const auto each_neighbour = [&](auto&& visit) {
+      for (int i = out_begin + lane; i < out_end; i += KT_LANES) visit(col_idx[i]);
+      for (int i = in_begin + lane; i < in_end; i += KT_LANES) visit(in_idx[i]);
+    };
 #if KT_ALGORITHM == ALGORITHM_UNION_FIND
-    for (int i = begin + lane; i < end; i += KT_LANES) {
-      const int u = col_idx[i];
+    each_neighbour([&](int u) {
       if (u < v) seen |= link(label, v, u);
-    }
+    });
 #elif KT_ALGORITHM == ALGORITHM_HOOKING
-    for (int i = begin + lane; i < end; i += KT_LANES) seen |= link(label, v, col_idx[i]);
+    each_neighbour([&](int u) { seen |= link(label, v, u); });
 #else
     int smallest = 0x7fffffff;
-    for (int i = begin + lane; i < end; i += KT_LANES) smallest = min(smallest, label[col_idx[i]]);
+    each_neighbour([&](int u) { smallest = min(smallest, label[u]); });
 #pragma unroll
     for (int offset = KT_LANES / 2; offset > 0; offset /= 2)
       smallest = min(smallest, __shfl_down_sync(0xffffffffu, smallest, offset, KT_LANES));

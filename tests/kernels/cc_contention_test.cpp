@@ -8,7 +8,7 @@
 
 #include "kernels/cc/cc_contention.h"
 #include "kernels/cc/cc_family.h"
-#include "kernels/cc/cc_undirected.h"
+#include "kernels/cc/cc_edges.h"
 #include "tests/kernels/graph_cases.h"
 
 namespace ktune {
@@ -27,10 +27,11 @@ struct Labels {
 };
 
 UnionRounds unite(const CsrF64& graph, int64_t block, int64_t items, Labels* labels = nullptr) {
-  const EdgePairs pairs = undirected_edge_pairs(undirected_graph(graph));
+  const Workload w = graph_case::graph(graph);
+  const std::shared_ptr<const CcEdgeList> edges = cc_edge_list(w);
   Labels own(graph.rows);
   Labels& l = labels ? *labels : own;
-  return unite_in_rounds(l, pairs.u, pairs.v, static_cast<int64_t>(pairs.u.size()), block, items);
+  return unite_in_rounds(l, entry_rows(*edges), entry_columns(*edges), edges->entries, block, items);
 }
 
 // A star whose hub has the largest id: every edge of the first round reaches the hub as the
@@ -70,12 +71,11 @@ TEST(UnionFindRounds, AGridLargerThanAWaveRacesAWaveAtATime) {
 // schedule carrying it (the vertex schedule takes a vertex's lower edges with its own lanes: no
 // race is counted there).
 TEST(UnionFindRounds, TheEstimateCarriesTheQueueOfItsBlockAndItems) {
-  const CsrF64 star = graph_case::star(1001);
-  const auto queued = union_find_queued_swaps(star);
+  const Workload w = graph_case::graph(graph_case::star(1001));
+  const auto queued = union_find_queued_swaps(*cc_edge_list(w), 1001);
   EXPECT_EQ(queued.at({64, 1}), 999);
   EXPECT_EQ(queued.at({64, 2}), 511);
   EXPECT_EQ(queued.at({1024, 4}), 999);  // one block holds every edge in its first round
-  Workload w = graph_case::graph(star);
   const CcFamily cc;
   Config c = {{"algorithm", static_cast<int64_t>(CcAlgorithm::UnionFind)},
               {"schedule", static_cast<int64_t>(CcSchedule::Edge)},

@@ -1,18 +1,21 @@
 // The connected-components family on the host: its reference on graphs whose components are
 // known, its verifier (the same partition passes under any labels; a merge, a split or an
-// unwritten label fails), the undirected form it runs on, its plan and its estimates.
+// unwritten label fails), the edges it reads both ways, its plan and its estimates.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <set>
 
 #include "kernels/cc/cc_family.h"
 #include "kernels/cc/cc_reference.h"
-#include "kernels/cc/cc_undirected.h"
+#include "kernels/cc/cc_edges.h"
 #include "kernels/graph/graph_transpose.h"
 #include "kernels/graph/lane_group_work.h"
 #include "tests/kernels/graph_cases.h"
+#include "workload/breadth_first.h"
+#include "workload/generators.h"
 #include "workload/input_error.h"
 
 namespace ktune {
@@ -82,18 +85,65 @@ TEST(CcVerify, AMergeASplitOrAnUnwrittenLabelFails) {
   EXPECT_FALSE(check_same_partition(std::string(reference.size() * 4, '\0'), Dtype::F32, as_doubles(reference)).ok);
 }
 
-TEST(CcUndirected, TakesEveryEdgeBothWaysOnce) {
-  const CsrF64 u = undirected_graph(graph_case::directed());
-  EXPECT_TRUE(is_symmetric_graph(u));
-  EXPECT_EQ(u.nnz(), 2 * graph_case::directed().nnz());
-  const EdgePairs pairs = undirected_edge_pairs(u);
-  EXPECT_EQ(pairs.u.size(), static_cast<size_t>(graph_case::directed().nnz()));
-  for (size_t i = 0; i < pairs.u.size(); ++i) EXPECT_LT(pairs.u[i], pairs.v[i]);
-  // A symmetric graph is its own undirected form; rows past the adjacency become empty rows.
-  EXPECT_EQ(undirected_graph(graph_case::path(6)).col_idx, graph_case::path(6).col_idx);
-  EXPECT_EQ(undirected_graph(graph_case::components()).rows, 15);
-  // The self-loop stays in the adjacency but is no edge pair.
-  EXPECT_EQ(undirected_edge_pairs(undirected_graph(graph_case::components())).u.size(), 7u);
+std::vector<int32_t> ints(const HostBytes& bytes) {
+  std::vector<int32_t> v(bytes.size() / sizeof(int32_t));
+  std::memcpy(v.data(), bytes.data(), bytes.size());
+  return v;
+}
+
+// Every entry's row found by the search equals the row that holds it, and the list's edges,
+// (row, column), are the graph's undirected edges: at least once each (exactly once on a
+// symmetric graph), none of another graph.
+void expect_edge_list_covers(const CsrF64& graph, bool symmetric) {
+  const Workload w = graph_case::graph(graph);
+  const std::shared_ptr<const CcEdgeList> list = cc_edge_list(w);
+  const std::vector<int32_t> row_ptr = ints(list->row_ptr), col_idx = ints(list->col_idx);
+  const std::vector<int32_t> chunk_row = ints(list->chunk_row);
+  const int32_t n = vertex_count(graph);
+  ASSERT_EQ(row_ptr.size(), static_cast<size_t>(n) + 1);
+  ASSERT_EQ(list->entries, row_ptr.back());
+  ASSERT_EQ(chunk_row.size(), static_cast<size_t>((list->entries + kCcChunk - 1) / kCcChunk) + 1);
+  std::set<std::pair<int32_t, int32_t>> listed;
+  for (int32_t r = 0; r < n; ++r)
+    for (int32_t e = row_ptr[static_cast<size_t>(r)]; e < row_ptr[static_cast<size_t>(r) + 1]; ++e) {
+      EXPECT_EQ(row_of_entry(row_ptr, chunk_row, e), r) << e;
+      const int32_t c = col_idx[static_cast<size_t>(e)];
+      EXPECT_TRUE(listed.insert({std::min(r, c), std::max(r, c)}).second || !symmetric) << r << " " << c;
+    }
+  std::set<std::pair<int32_t, int32_t>> edges;
+  for (int32_t r = 0; r < graph.rows; ++r)
+    for (int32_t k = graph.row_ptr[r]; k < graph.row_ptr[r + 1]; ++k) {
+      const int32_t c = graph.col_idx[static_cast<size_t>(k)];
+      if (c != r || !symmetric) edges.insert({std::min(r, c), std::max(r, c)});
+    }
+  EXPECT_EQ(listed, edges);
+}
+
+TEST(CcEdges, TheEdgeListHoldsEveryUndirectedEdgeAndFindsEachEntrysRow) {
+  expect_edge_list_covers(graph_case::directed(), false);
+  expect_edge_list_covers(graph_case::components(), true);  // its self-loop dropped
+  expect_edge_list_covers(graph_case::path(300), true);
+  expect_edge_list_covers(graph_case::star(200), true);
+  // Many chunks over rows of every length, empty ones between (isolated vertices).
+  expect_edge_list_covers(generate_rmat(10, 8, 3, {}, false), false);
+  expect_edge_list_covers(generate_rmat(8, 1, 5, {}, false), false);
+  // A symmetric graph's list is its upper triangle: half its entries; a directed one's is the
+  // graph's own entries, no copy.
+  const Workload path = graph_case::graph(graph_case::path(300));
+  EXPECT_EQ(cc_edge_list(path)->entries, 299);
+  const Workload directed = graph_case::graph(graph_case::directed());
+  EXPECT_EQ(reinterpret_cast<const int32_t*>(cc_edge_list(directed)->col_idx.data()), directed.matrix.col_idx.data());
+}
+
+TEST(CcEdges, NeighboursAreTheOutAndInListsOrTheOutListsOfASymmetricGraph) {
+  const Workload directed = graph_case::graph(graph_case::directed());
+  const CcNeighbours d = cc_neighbours(directed);
+  EXPECT_TRUE(d.both_ways);
+  EXPECT_EQ(ints(d.in->col_idx), transpose_graph(directed.matrix).col_idx);
+  const Workload path = graph_case::graph(graph_case::path(6));
+  const CcNeighbours p = cc_neighbours(path);
+  EXPECT_FALSE(p.both_ways);
+  EXPECT_EQ(p.in->col_idx.data(), p.out->col_idx.data());
 }
 
 TEST(CcFamily, TakesOnlyI32AndNoProblemParameters) {
@@ -156,19 +206,26 @@ TEST(CcFamily, ThePlanLoopsUntilNothingChangesWithAVertexBound) {
   ASSERT_EQ(plan.outputs.size(), 1u);
   EXPECT_EQ(plan.outputs[0].dtype, Dtype::I32);
   EXPECT_EQ(plan.outputs[0].elements, 15u);
-  // Without jumps there is no jump launch; the vertex schedule reads the undirected CSR.
+  // Without jumps there is no jump launch; the vertex schedule reads the graph's own lists, of
+  // a symmetric graph the out-lists alone.
   const LaunchPlan lp = family.prepare(w, p, config(CcAlgorithm::LabelPropagation, CcSchedule::Vertex, 0));
   EXPECT_EQ(lp.steps.size(), 2u);
-  EXPECT_EQ(lp.buffer("col_idx")->size, static_cast<size_t>(undirected_graph(w.matrix).nnz()) * 4);
+  EXPECT_EQ(lp.buffer("col_idx")->size, static_cast<size_t>(w.matrix.nnz()) * 4);
+  EXPECT_EQ(std::get<int32_t>(lp.steps[1].args[5].scalar), 0);
   // Every configuration of the schedule shares one copy of its inputs.
   const LaunchPlan next = family.prepare(w, p, config(CcAlgorithm::Hooking, CcSchedule::Vertex, 1));
   EXPECT_EQ(next.buffer("col_idx")->bytes.data(), lp.buffer("col_idx")->bytes.data());
 }
 
 TEST(CcEstimate, PropagationAlongAPathTakesMoreIterationsThanHooking) {
-  const CcGraphDigest g = cc_graph_digest(graph_case::path(1000));
+  const CcGraphDigest g = cc_graph_digest(graph(graph_case::path(1000)));
   EXPECT_EQ(g.depth, 999);
-  EXPECT_EQ(g.pairs, 999);
+  EXPECT_EQ(g.edge_entries, 999);
+  EXPECT_FALSE(g.both_ways);
+  // Depth counts edges either way: a chain 0 -> 1 -> 5 -> 6 -> 7 -> 5 reaches 7 at 3 (5 -> 7
+  // taken backwards), and nothing beyond it from 0.
+  EXPECT_EQ(cc_graph_digest(graph(graph_case::directed())).depth, 3);
+  EXPECT_EQ(cc_graph_digest(graph(graph_case::directed())).adjacency, 2 * graph_case::directed().nnz());
   const CcConfig propagation = CcConfig::from(config(CcAlgorithm::LabelPropagation, CcSchedule::Vertex, 0));
   const CcConfig hooking = CcConfig::from(config(CcAlgorithm::Hooking, CcSchedule::Vertex, 1));
   EXPECT_GT(cc_expected_iterations(g, propagation), 10 * cc_expected_iterations(g, hooking));

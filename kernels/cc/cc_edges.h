@@ -1,0 +1,63 @@
+#pragma once
+// What connected components read of a graph: every edge taken both ways (weakly connected
+// components of a directed graph), without building the union. A vertex's neighbours are its
+// out-list and its in-list (the transpose, which the traversal families share; a graph that is
+// its own transpose reads its out-list alone). The edge schedule's list holds every undirected
+// edge at least once: a directed graph's own entries (a pair stored both ways is linked twice,
+// which is harmless: 1.7% of R-MAT 22's edges), or a symmetric graph's upper triangle (each edge
+// once). A tune so holds the graph, its transpose and, for a symmetric graph, half of it more:
+// never the union (twice the graph) and an edge-pair list (twice again) beside it, which on
+// R-MAT 22 peaked at 7x the graph.
+#include <cstdint>
+#include <memory>
+
+#include "kernels/graph/graph_inputs.h"
+#include "workload/workload.h"
+
+namespace ktune {
+
+struct CcNeighbours {
+  std::shared_ptr<const GraphEdges> out, in;
+  bool both_ways = true;  // false: the graph is its own transpose and `in` is `out`
+};
+CcNeighbours cc_neighbours(const Workload& w);
+
+// The edge schedule's edges: the entries of a CSR over every vertex (entry e is the edge
+// (row of e, col_idx[e])), with the row of every kCcChunk-th entry, from which a thread finds its
+// entry's row by a short search instead of reading a second array as long as the first.
+inline constexpr int32_t kCcChunk = 32;
+struct CcEdgeList {
+  HostBytes row_ptr;    // int32, vertex_count + 1
+  HostBytes col_idx;    // int32, at least one entry (unread when there are none)
+  HostBytes chunk_row;  // int32: the row of entry c * kCcChunk, then the row of the last entry
+  int64_t entries = 0;
+  double build_seconds = 0;
+};
+std::shared_ptr<const CcEdgeList> cc_edge_list(const Workload& w);
+
+// The row of entry e: the largest row r between the rows of its chunk's first entry and the next
+// chunk's (or the last entry) with row_ptr[r] <= e. cc_edge.cu's search, over any arrays with
+// operator[].
+template <typename RowPtr, typename ChunkRow>
+int32_t row_of_entry(const RowPtr& row_ptr, const ChunkRow& chunk_row, int64_t e) {
+  int32_t lo = chunk_row[e / kCcChunk], hi = chunk_row[e / kCcChunk + 1];
+  while (lo < hi) {
+    const int32_t mid = lo + (hi - lo + 1) / 2;
+    if (row_ptr[mid] <= e)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+// The ends of an edge list's entries as arrays indexed by entry (the union-find rounds' input).
+struct EntryRows {
+  const int32_t* row_ptr;
+  const int32_t* chunk_row;
+  int32_t operator[](int64_t e) const { return row_of_entry(row_ptr, chunk_row, e); }
+};
+EntryRows entry_rows(const CcEdgeList& list);
+const int32_t* entry_columns(const CcEdgeList& list);
+
+}  // namespace ktune
