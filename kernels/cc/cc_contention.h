@@ -55,8 +55,9 @@ UnionRounds unite_in_rounds(Labels& label, const Heads& edge_u, const Tails& edg
   const int64_t per_block = block * items;
   const int64_t blocks = (pairs + per_block - 1) / per_block;
   const int64_t wave_blocks = std::max<int64_t>(1, static_cast<int64_t>(kWaveThreads) / block);
-  std::vector<int32_t> racers(label.size(), 0);  // per root, this round's edges reaching it
-  std::vector<int32_t> raced;                     // the roots this round counted
+  // This round's larger roots, sorted: the longest run is the most contested root's queue (a
+  // round holds at most a wave of edges; a count per vertex would cost the graph's size again).
+  std::vector<int32_t> raced;
   UnionRounds out;
   for (int64_t first = 0; first < blocks; first += wave_blocks) {
     const int64_t last = std::min(blocks, first + wave_blocks);
@@ -66,15 +67,16 @@ UnionRounds unite_in_rounds(Labels& label, const Heads& edge_u, const Tails& edg
           for (int64_t e = b * per_block + k * block, end = std::min(pairs, e + block); e < end; ++e)
             visit(edge_u[e], edge_v[e]);
       };
-      int32_t longest = 0;
       each_edge([&](int32_t u, int32_t v) {
         const int32_t ru = find_label_root(label, u), rv = find_label_root(label, v);
-        if (ru == rv) return;
-        int32_t& n = racers[static_cast<size_t>(std::max(ru, rv))];
-        if (n++ == 0) raced.push_back(std::max(ru, rv));
-        longest = std::max(longest, n);
+        if (ru != rv) raced.push_back(std::max(ru, rv));
       });
-      for (int32_t root : raced) racers[static_cast<size_t>(root)] = 0;
+      std::sort(raced.begin(), raced.end());
+      int32_t longest = 0;
+      for (size_t i = 0, j = 0; i < raced.size(); i = j) {
+        while (j < raced.size() && raced[j] == raced[i]) ++j;
+        longest = std::max(longest, static_cast<int32_t>(j - i));
+      }
       raced.clear();
       out.queued_swaps += std::max(0, longest - 1);
       each_edge([&](int32_t u, int32_t v) {

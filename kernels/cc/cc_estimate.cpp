@@ -82,7 +82,10 @@ WorkEstimate estimate_cc(const CcGraphDigest& g, const CcConfig& c) {
     const int32_t in_flight = c.algorithm == CcAlgorithm::LabelPropagation ? 4 : 1;
     e.warp_work = lane_group_warp_work(g.degrees, c.block, c.lanes, c.items, e.blocks, in_flight);
   } else {
-    e.warp_work.assign(static_cast<size_t>(e.blocks * ceil_div(c.block, kWarpSize)), static_cast<double>(c.items));
+    // Every warp alike: one block's warps, repeated over the grid (a list of every warp of
+    // R-MAT 22's edges was 16 MB an estimate, and a tune estimates side by side).
+    e.warp_work.assign(static_cast<size_t>(ceil_div(c.block, kWarpSize)), static_cast<double>(c.items));
+    e.warp_work_repeats = e.blocks;
   }
   for (double& w : e.warp_work) w *= iterations;
   if (c.algorithm == CcAlgorithm::UnionFind) {
