@@ -13,6 +13,7 @@ namespace ktune {
 namespace {
 
 constexpr double kSectorBytes = 32;
+constexpr size_t kKeptEstimateBytes = size_t{64} << 20;
 
 }  // namespace
 
@@ -28,8 +29,15 @@ FirstModelOracle::FirstModelOracle(const KernelFamily& family, const Workload& w
 
 const WorkEstimate& FirstModelOracle::estimate(const Config& config) {
   auto it = estimates_.find(config);
-  if (it == estimates_.end()) it = estimates_.emplace(config, family_.estimate(workload_, problem_, config)).first;
-  return it->second;
+  if (it != estimates_.end()) return it->second;
+  WorkEstimate e = family_.estimate(workload_, problem_, config);
+  const size_t bytes = e.warp_work.size() * sizeof(double);
+  if (kept_bytes_ + bytes > kKeptEstimateBytes) {
+    estimates_.clear();
+    kept_bytes_ = 0;
+  }
+  kept_bytes_ += bytes;
+  return estimates_.emplace(config, std::move(e)).first->second;
 }
 
 std::optional<OracleView> FirstModelOracle::view_with(const Config& config, const ResourceUsage& usage) {
@@ -53,7 +61,8 @@ std::optional<OracleView> FirstModelOracle::view_with(const Config& config, cons
   }
   v.transactions["dram"] = work.dram_bytes / kSectorBytes;
   v.transactions["launch"] = work.launches;
-  v.transactions["issue"] = std::accumulate(work.warp_work.begin(), work.warp_work.end(), 0.0);
+  v.transactions["issue"] = std::accumulate(work.warp_work.begin(), work.warp_work.end(), 0.0) *
+                           static_cast<double>(std::max<int64_t>(1, work.warp_work_repeats));
   return v;
 }
 

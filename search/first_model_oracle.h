@@ -34,7 +34,11 @@ class FirstModelOracle : public SaakeOracle {
   Problem problem_;
   GpuSpec gpu_;
   ResourceUsage usage_;
-  std::map<Config, WorkEstimate> estimates_;  // estimates walk the matrix: computed once
+  // Estimates walk the matrix: each is computed once, while the kept ones' per-warp lists stay
+  // within kKeptEstimateBytes (a walk over a 4 M-vertex graph visits dozens of estimates of a
+  // warp a vertex, 33 MB each); past it the kept ones go and are made again when asked for.
+  std::map<Config, WorkEstimate> estimates_;
+  size_t kept_bytes_ = 0;
   std::map<Config, std::optional<OracleView>> views_;
 };
 
