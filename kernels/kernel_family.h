@@ -45,7 +45,9 @@ struct SequentialStep {
 
 struct WorkEstimate {
   double dram_bytes = 0;               // bytes moved, gather inefficiency included
-  std::vector<double> warp_work;       // work units per warp (loop iterations of the slowest lane)
+  // Work units per warp (loop iterations of the slowest lane), in single precision: a list holds
+  // a value per warp of the grid (millions on a large graph) and a tune estimates side by side.
+  std::vector<float> warp_work;
   // warp_work runs this many times, one copy after another, without being stored again: a grid
   // whose y dimension repeats its x blocks (SpMM's K tiles), dispatched x first.
   int64_t warp_work_repeats = 1;

@@ -35,10 +35,10 @@ struct Schedule {
 constexpr int64_t kUnitsPerSlot = 64;
 
 Schedule schedule_blocks(const WorkEstimate& work, int warps_per_block, int64_t block_slots) {
-  const std::vector<double>& warp_work = work.warp_work;
+  const std::vector<float>& warp_work = work.warp_work;
   const int64_t warps = static_cast<int64_t>(warp_work.size());
   const int64_t distinct_blocks = (warps + warps_per_block - 1) / warps_per_block;
-  std::vector<double> block_time(static_cast<size_t>(distinct_blocks));
+  std::vector<float> block_time(static_cast<size_t>(distinct_blocks));
   for (int64_t b = 0; b < distinct_blocks; ++b) {
     const auto first = warp_work.begin() + b * warps_per_block;
     const auto last = warp_work.begin() + std::min(warps, (b + 1) * warps_per_block);

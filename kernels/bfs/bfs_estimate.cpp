@@ -111,7 +111,7 @@ WorkEstimate estimate_bfs(const Workload& w, const BfsShape& shape, const BfsCon
   const std::shared_ptr<const ExpansionWork> expansion = expansion_work(w, schedule);
   e.warp_work.assign(expansion->warp_work.begin(), expansion->warp_work.end());
   e.blocks = expansion->blocks;
-  for (double& work : e.warp_work) work *= rounds * sources;
+  for (float& work : e.warp_work) work *= rounds * sources;
   for (SequentialStep& step : level_steps) step.share = rounds > 0 ? step.share / rounds : 0;
   e.steps = std::move(level_steps);
   e.step_repeats = static_cast<int64_t>(sources);

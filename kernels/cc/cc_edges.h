@@ -1,13 +1,13 @@
 #pragma once
 // What connected components read of a graph: every edge taken both ways (weakly connected
-// components of a directed graph), without building the union. A vertex's neighbours are its
-// out-list and its in-list (the transpose, which the traversal families share; a graph that is
-// its own transpose reads its out-list alone). The edge schedule's list holds every undirected
-// edge at least once: a directed graph's own entries (a pair stored both ways is linked twice,
-// which is harmless: 1.7% of R-MAT 22's edges), or a symmetric graph's upper triangle (each edge
-// once). A tune so holds the graph, its transpose and, for a symmetric graph, half of it more:
-// never the union (twice the graph) and an edge-pair list (twice again) beside it, which on
-// R-MAT 22 peaked at 7x the graph.
+// components of a directed graph), without building the union (twice the graph) or a list of
+// edge pairs (twice again): on R-MAT 22 those, built beside each other, peaked at 7x the graph.
+// A vertex's neighbours are its out-list and the rest of its in-list (in-neighbours that are not
+// out-neighbours; none on a symmetric graph): the union, each neighbour once. The edge schedule's
+// list is the graph's entries less the self-loops and, of a pair stored both ways, the entry
+// from the larger end (a symmetric graph's upper triangle): each undirected edge once. Where
+// those would drop under an eighth of the entries the graph's own entries serve instead, no copy,
+// and the few pairs stored both ways are linked twice (harmless: 1.7% of R-MAT 22's edges).
 #include <cstdint>
 #include <memory>
 
@@ -17,8 +17,9 @@
 namespace ktune {
 
 struct CcNeighbours {
-  std::shared_ptr<const GraphEdges> out, in;
-  bool both_ways = true;  // false: the graph is its own transpose and `in` is `out`
+  std::shared_ptr<const GraphEdges> out;
+  std::shared_ptr<const GraphEdges> rest;  // the in-neighbours not among the out-neighbours
+  bool both_ways = true;                   // false: `rest` is empty (a symmetric graph)
 };
 CcNeighbours cc_neighbours(const Workload& w);
 

@@ -26,14 +26,14 @@ CcGraphDigest cc_graph_digest(const Workload& w) {
   const CcNeighbours neighbours = cc_neighbours(w);
   const auto* out_ptr = reinterpret_cast<const int32_t*>(neighbours.out->row_ptr.data());
   const auto* out_col = reinterpret_cast<const int32_t*>(neighbours.out->col_idx.data());
-  const auto* in_ptr = reinterpret_cast<const int32_t*>(neighbours.in->row_ptr.data());
-  const auto* in_col = reinterpret_cast<const int32_t*>(neighbours.in->col_idx.data());
+  const auto* rest_ptr = reinterpret_cast<const int32_t*>(neighbours.rest->row_ptr.data());
+  const auto* rest_col = reinterpret_cast<const int32_t*>(neighbours.rest->col_idx.data());
   const int32_t n = vertex_count(w.matrix);
   CcGraphDigest g;
   g.both_ways = neighbours.both_ways;
   g.degrees.resize(static_cast<size_t>(n));
   for (int32_t v = 0; v < n; ++v) {
-    g.degrees[static_cast<size_t>(v)] = out_ptr[v + 1] - out_ptr[v] + (g.both_ways ? in_ptr[v + 1] - in_ptr[v] : 0);
+    g.degrees[static_cast<size_t>(v)] = out_ptr[v + 1] - out_ptr[v] + rest_ptr[v + 1] - rest_ptr[v];
     g.adjacency += g.degrees[static_cast<size_t>(v)];
   }
   g.edge_entries = cc_edge_list(w)->entries;
@@ -51,7 +51,7 @@ CcGraphDigest cc_graph_digest(const Workload& w) {
   while (true) {
     for (int32_t v : frontier) {
       visit(out_ptr, out_col, v);
-      if (g.both_ways) visit(in_ptr, in_col, v);
+      visit(rest_ptr, rest_col, v);
     }
     if (next.empty()) break;
     ++g.depth;
@@ -87,11 +87,11 @@ WorkEstimate estimate_cc(const CcGraphDigest& g, const CcConfig& c) {
     e.warp_work.assign(static_cast<size_t>(ceil_div(c.block, kWarpSize)), static_cast<double>(c.items));
     e.warp_work_repeats = e.blocks;
   }
-  for (double& w : e.warp_work) w *= iterations;
+  for (float& w : e.warp_work) w *= iterations;
   if (c.algorithm == CcAlgorithm::UnionFind) {
     // A trip over a lower neighbour unites the two: each end's root found (a read, two where it
     // has been hooked) and the compare-and-swap, each waiting on the last; half the trips do.
-    for (double& w : e.warp_work) w *= kUnionFindTripRoundTrips;
+    for (float& w : e.warp_work) w *= kUnionFindTripRoundTrips;
     e.rounds_read_dram = true;
   }
   // The vertex schedule reads a row pointer per list; the edge schedule an index an entry, a

@@ -1,6 +1,6 @@
 #pragma once
 // What the first cost model needs of one connected-components configuration on one graph,
-// and the compulsory traffic. Per iteration the edge pass reads each vertex's out- and in-lists
+// and the compulsory traffic. Per iteration the edge pass reads each vertex's neighbour lists
 // (vertex schedule) or the edge list (edge schedule; cc_edges.h), gathers a label per edge end
 // at a 32-byte sector each (neighbours' ids are rarely close), and writes labels; pointer
 // jumping reads a label and its label's label per vertex and jump.
@@ -15,10 +15,10 @@ namespace ktune {
 
 // What the estimates read of a graph (kept with the workload: Workload::derived).
 struct CcGraphDigest {
-  std::vector<int32_t> degrees;  // the neighbours the vertex schedule reads: out- and in-list
-  int64_t adjacency = 0;         // their sum: every undirected edge about twice
-  int64_t edge_entries = 0;      // the edge list's (cc_edges.h): every undirected edge about once
-  bool both_ways = true;         // false: the graph is its own transpose (its out-lists suffice)
+  std::vector<int32_t> degrees;  // the neighbours the vertex schedule reads (cc_edges.h)
+  int64_t adjacency = 0;         // their sum: every undirected edge twice
+  int64_t edge_entries = 0;      // the edge list's: every undirected edge about once
+  bool both_ways = true;         // false: the out-lists hold every neighbour (a symmetric graph)
   int32_t depth = 0;             // BFS depth from vertex 0, edges taken both ways: a diameter proxy
 };
 CcGraphDigest cc_graph_digest(const Workload& w);

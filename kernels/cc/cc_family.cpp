@@ -33,8 +33,8 @@ std::vector<LaunchStep> cc_launches(const CcConfig& c, int32_t vertices, const C
     pass.entry = "cc_vertex";
     pass.grid.x = grid_of(vertices, c.work_per_block());
     pass.args = {KernelArg::of_scalar(vertices),        KernelArg::of_buffer("row_ptr"),
-                 KernelArg::of_buffer("col_idx"),       KernelArg::of_buffer("in_ptr"),
-                 KernelArg::of_buffer("in_idx"),        KernelArg::of_scalar(int32_t{g.both_ways})};
+                 KernelArg::of_buffer("col_idx"),       KernelArg::of_buffer("rest_ptr"),
+                 KernelArg::of_buffer("rest_idx"),        KernelArg::of_scalar(int32_t{g.both_ways})};
   } else {
     pass.entry = "cc_edge";
     pass.grid.x = grid_of(g.edge_entries, c.work_per_block());
@@ -111,8 +111,8 @@ LaunchPlan CcFamily::prepare(const Workload& w, const Problem& p, const Config& 
   if (c.schedule == CcSchedule::Vertex) {
     const CcNeighbours neighbours = cc_neighbours(w);
     plan.buffers = neighbours.out->buffers("row_ptr", "col_idx");
-    for (DeviceBuffer& b : neighbours.in->buffers("in_ptr", "in_idx")) plan.buffers.push_back(std::move(b));
-    plan.prepare_seconds = neighbours.out->build_seconds + neighbours.in->build_seconds;
+    for (DeviceBuffer& b : neighbours.rest->buffers("rest_ptr", "rest_idx")) plan.buffers.push_back(std::move(b));
+    plan.prepare_seconds = neighbours.out->build_seconds + neighbours.rest->build_seconds;
   } else {
     const std::shared_ptr<const CcEdgeList> list = cc_edge_list(w);
     plan.buffers = {{"edge_ptr", list->row_ptr, list->row_ptr.size()},

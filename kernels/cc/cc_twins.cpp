@@ -58,7 +58,7 @@ void edge_pass(const LaunchStep& step, PlanMemory& memory, CcAlgorithm algorithm
 
 void vertex_pass(const LaunchStep& step, PlanMemory& memory, CcAlgorithm algorithm) {
   HostArray<const int32_t> row_ptr(memory, "row_ptr"), col_idx(memory, "col_idx");
-  HostArray<const int32_t> in_ptr(memory, "in_ptr"), in_idx(memory, "in_idx");
+  HostArray<const int32_t> rest_ptr(memory, "rest_ptr"), rest_idx(memory, "rest_idx");
   const bool both_ways = scalar_arg<int32_t>(step, 5) != 0;
   HostArray<int32_t> label(memory, "label");
   bool changed = false;
@@ -66,7 +66,7 @@ void vertex_pass(const LaunchStep& step, PlanMemory& memory, CcAlgorithm algorit
     const auto each_neighbour = [&](auto&& visit) {
       for (int32_t i = row_ptr[v]; i < row_ptr[v + 1]; ++i) visit(col_idx[i]);
       if (both_ways)
-        for (int32_t i = in_ptr[v]; i < in_ptr[v + 1]; ++i) visit(in_idx[i]);
+        for (int32_t i = rest_ptr[v]; i < rest_ptr[v + 1]; ++i) visit(rest_idx[i]);
     };
     if (algorithm == CcAlgorithm::LabelPropagation) {
       int32_t smallest = INT32_MAX;

@@ -1,13 +1,13 @@
 // The edge pass, KT_LANES threads per vertex (1: a thread per vertex, 32: a warp), each
 // group taking KT_ITEMS vertices KT_BLOCK / KT_LANES apart (consecutive groups read
-// consecutive row_ptr entries). A vertex's neighbours are its out-list and its in-list
-// (cc_edges.h; both_ways 0: the graph is its own transpose and the out-list is all of them).
+// consecutive row_ptr entries). A vertex's neighbours are its out-list and the rest of its
+// in-list (cc_edges.h; both_ways 0: there is no rest, the graph is symmetric).
 // Label propagation reduces the neighbours' minimum over the lanes with shuffles and only the
 // vertex's own label is written (no atomics); hooking links every edge on its own; union-find
-// takes each edge from its larger end (once, or twice for a pair stored both ways).
+// takes each edge once, from its larger end.
 extern "C" __global__ void __launch_bounds__(KT_BLOCK)
-cc_vertex(int n, const int* __restrict__ row_ptr, const int* __restrict__ col_idx, const int* __restrict__ in_ptr,
-          const int* __restrict__ in_idx, int both_ways, int* label, int* changed) {
+cc_vertex(int n, const int* __restrict__ row_ptr, const int* __restrict__ col_idx, const int* __restrict__ rest_ptr,
+          const int* __restrict__ rest_idx, int both_ways, int* label, int* changed) {
   constexpr int kGroups = KT_BLOCK / KT_LANES;
   const int lane = threadIdx.x % KT_LANES;
   const int first = blockIdx.x * kGroups * KT_ITEMS + threadIdx.x / KT_LANES;
@@ -19,13 +19,13 @@ cc_vertex(int n, const int* __restrict__ row_ptr, const int* __restrict__ col_id
     const bool live = v < n;
     const int out_begin = live ? row_ptr[v] : 0;
     const int out_end = live ? row_ptr[v + 1] : 0;
-    const int in_begin = live && both_ways ? in_ptr[v] : 0;
-    const int in_end = live && both_ways ? in_ptr[v + 1] : 0;
+    const int rest_begin = live && both_ways ? rest_ptr[v] : 0;
+    const int rest_end = live && both_ways ? rest_ptr[v + 1] : 0;
     // Each list in its own loop: a select between the two in one loop would cost the unrolled
     // loads their independence.
     const auto each_neighbour = [&](auto&& visit) {
       for (int i = out_begin + lane; i < out_end; i += KT_LANES) visit(col_idx[i]);
-      for (int i = in_begin + lane; i < in_end; i += KT_LANES) visit(in_idx[i]);
+      for (int i = rest_begin + lane; i < rest_end; i += KT_LANES) visit(rest_idx[i]);
     };
 #if KT_ALGORITHM == ALGORITHM_UNION_FIND
     each_neighbour([&](int u) {

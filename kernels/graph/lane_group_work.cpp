@@ -9,13 +9,13 @@ constexpr int64_t kWarpSize = 32;
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 }  // namespace
 
-std::vector<double> lane_group_warp_work(const std::vector<int32_t>& degrees, int32_t block, int32_t lanes,
+std::vector<float> lane_group_warp_work(const std::vector<int32_t>& degrees, int32_t block, int32_t lanes,
                                          int32_t items, int64_t blocks, int32_t in_flight) {
   const auto n = static_cast<int64_t>(degrees.size());
   const int64_t groups = block / lanes;
   const int64_t groups_per_warp = std::min<int64_t>(kWarpSize / lanes, groups);
   const int64_t warps_per_block = ceil_div(block, kWarpSize);
-  std::vector<double> work;
+  std::vector<float> work;
   work.reserve(static_cast<size_t>(blocks * warps_per_block));
   for (int64_t b = 0; b < blocks; ++b)
     for (int64_t w = 0; w < warps_per_block; ++w) {
@@ -28,7 +28,7 @@ std::vector<double> lane_group_warp_work(const std::vector<int32_t>& degrees, in
         }
         trips += 1 + static_cast<double>(ceil_div(ceil_div(longest, lanes), in_flight));
       }
-      work.push_back(trips);
+      work.push_back(static_cast<float>(trips));
     }
   return work;
 }

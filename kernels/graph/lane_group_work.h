@@ -11,7 +11,7 @@
 
 namespace ktune {
 
-std::vector<double> lane_group_warp_work(const std::vector<int32_t>& degrees, int32_t block, int32_t lanes,
+std::vector<float> lane_group_warp_work(const std::vector<int32_t>& degrees, int32_t block, int32_t lanes,
                                          int32_t items, int64_t blocks, int32_t in_flight = 1);
 
 }  // namespace ktune

@@ -75,7 +75,7 @@ WorkEstimate estimate_pagerank(const PagerankGraphDigest& g, const PagerankConfi
     // A pull's round waits on an in-edge's tail, then on the contribution gathered there; a
     // push's on an out-edge's head only (its atomicAdd returns nothing to wait for).
     const double round_trips = pull ? 2 : 1;
-    for (double& w : e.warp_work) w *= iterations * round_trips;
+    for (float& w : e.warp_work) w *= iterations * round_trips;
     // A warp's groups gather for their own vertices: 32 / lanes independent streams of sectors
     // in a round where the model counts four lines.
     e.loads_in_flight = std::max(1.0, 32.0 / c.lanes / 4);

@@ -23,7 +23,7 @@ struct WarpRange {
 // set, the nonzeros each reads (only the gathers' count needs them: an estimate takes that count
 // from the workload's cache, spmm_gathers below).
 struct WarpWork {
-  std::vector<double> steps;
+  std::vector<float> steps;
   std::vector<WarpRange>* ranges = nullptr;
   void read(int64_t warp, int64_t begin, int64_t end) const {
     if (ranges) ranges->push_back({warp, begin, end});
@@ -76,7 +76,7 @@ void row_warps(const CsrF64& a, const SpmmConfig& c, const std::vector<int32_t>*
       longest = std::max<int64_t>(longest, a.row_length(r));
       work.read(warp_base + w, a.row_ptr[r], a.row_ptr[r + 1]);
     }
-    work.steps.push_back(static_cast<double>(longest * c.runs() + (first < last ? 1 : 0)));
+    work.steps.push_back(static_cast<float>(longest * c.runs() + (first < last ? 1 : 0)));
   }
 }
 
@@ -94,7 +94,7 @@ void chunk_warps(const CsrF64& a, const SpmmConfig& c, const HeavyLightRows& spl
       longest = std::max(longest, end - begin);
       work.read(warp_base + w, begin, end);
     }
-    work.steps.push_back(static_cast<double>(longest * c.runs() + (longest > 0 ? 1 : 0)));
+    work.steps.push_back(static_cast<float>(longest * c.runs() + (longest > 0 ? 1 : 0)));
   }
 }
 
@@ -106,7 +106,7 @@ void segment_warps(const CsrF64& a, const SpmmConfig& c, WarpWork& work) {
   const int64_t warps = c.blocks_for((path + c.items - 1) / c.items) * c.block / kWarpSize;
   for (int64_t w = 0; w < warps; ++w) {
     const int64_t first = std::min(path, w * per_warp_items), last = std::min(path, first + per_warp_items);
-    work.steps.push_back(static_cast<double>(std::min<int64_t>(c.items, last - first) * c.runs()));
+    work.steps.push_back(static_cast<float>(std::min<int64_t>(c.items, last - first) * c.runs()));
     if (work.ranges) work.read(w, first - merge_path_row(a, first), last - merge_path_row(a, last));
   }
 }
@@ -140,7 +140,7 @@ void aspt_warps(const CsrF64& a, const SpmmConfig& c, const std::vector<int32_t>
                                               (tile_ptr[static_cast<size_t>(panel) + 1] - 1) * panel_rows + r % panel_rows)];
       work.read(w, sparse, a.row_ptr[static_cast<size_t>(r) + 1]);
     }
-    work.steps.push_back(static_cast<double>(longest * c.runs() + tiles + (first < last ? 1 : 0)));
+    work.steps.push_back(static_cast<float>(longest * c.runs() + tiles + (first < last ? 1 : 0)));
   }
 }
 

@@ -34,7 +34,7 @@ WorkEstimate estimate_sssp(const Workload& w, const SsspShape& shape, const Sssp
   e.warp_work.assign(expansion->warp_work.begin(), expansion->warp_work.end());
   e.blocks = expansion->blocks;
   // The profile is one expansion over every vertex's edges: each source scans `scanned` of them.
-  for (double& work : e.warp_work) work *= scanned / m * sources;
+  for (float& work : e.warp_work) work *= scanned / m * sources;
   // Each pass its share of the scanned edges, or its slowest lane's chain and its end's; the
   // first source's passes stand for every source's.
   for (const Frontier& f : passes.frontiers)

@@ -92,13 +92,14 @@ std::vector<int32_t> ints(const HostBytes& bytes) {
 }
 
 // Every entry's row found by the search equals the row that holds it, and the list's edges,
-// (row, column), are the graph's undirected edges: at least once each (exactly once on a
-// symmetric graph), none of another graph.
-void expect_edge_list_covers(const CsrF64& graph, bool symmetric) {
+// (row, column), are the graph's undirected edges (self-loops aside): each at least once, exactly
+// once where the list is its own copy.
+void expect_edge_list_covers(const CsrF64& graph) {
   const Workload w = graph_case::graph(graph);
   const std::shared_ptr<const CcEdgeList> list = cc_edge_list(w);
   const std::vector<int32_t> row_ptr = ints(list->row_ptr), col_idx = ints(list->col_idx);
   const std::vector<int32_t> chunk_row = ints(list->chunk_row);
+  const bool own_copy = reinterpret_cast<const int32_t*>(list->col_idx.data()) != w.matrix.col_idx.data();
   const int32_t n = vertex_count(graph);
   ASSERT_EQ(row_ptr.size(), static_cast<size_t>(n) + 1);
   ASSERT_EQ(list->entries, row_ptr.back());
@@ -108,42 +109,69 @@ void expect_edge_list_covers(const CsrF64& graph, bool symmetric) {
     for (int32_t e = row_ptr[static_cast<size_t>(r)]; e < row_ptr[static_cast<size_t>(r) + 1]; ++e) {
       EXPECT_EQ(row_of_entry(row_ptr, chunk_row, e), r) << e;
       const int32_t c = col_idx[static_cast<size_t>(e)];
-      EXPECT_TRUE(listed.insert({std::min(r, c), std::max(r, c)}).second || !symmetric) << r << " " << c;
+      EXPECT_TRUE(c != r || !own_copy) << "a self-loop in the copy at " << r;
+      if (c == r) continue;
+      EXPECT_TRUE(listed.insert({std::min(r, c), std::max(r, c)}).second || !own_copy) << r << " " << c;
     }
   std::set<std::pair<int32_t, int32_t>> edges;
   for (int32_t r = 0; r < graph.rows; ++r)
-    for (int32_t k = graph.row_ptr[r]; k < graph.row_ptr[r + 1]; ++k) {
-      const int32_t c = graph.col_idx[static_cast<size_t>(k)];
-      if (c != r || !symmetric) edges.insert({std::min(r, c), std::max(r, c)});
-    }
+    for (int32_t k = graph.row_ptr[r]; k < graph.row_ptr[r + 1]; ++k)
+      if (const int32_t c = graph.col_idx[static_cast<size_t>(k)]; c != r) edges.insert({std::min(r, c), std::max(r, c)});
   EXPECT_EQ(listed, edges);
 }
 
+// directed() with the reverse of all but its last two edges: most pairs stored both ways.
+CsrF64 mostly_reciprocal() {
+  return graph_case::graph_of(10, 10,
+                              {{5, 6}, {6, 7}, {7, 5}, {0, 1}, {1, 5}, {8, 9}, {2, 3}, {4, 3}, {6, 5}, {7, 6}, {5, 7},
+                               {1, 0}, {5, 1}, {9, 8}},
+                              false);
+}
+
 TEST(CcEdges, TheEdgeListHoldsEveryUndirectedEdgeAndFindsEachEntrysRow) {
-  expect_edge_list_covers(graph_case::directed(), false);
-  expect_edge_list_covers(graph_case::components(), true);  // its self-loop dropped
-  expect_edge_list_covers(graph_case::path(300), true);
-  expect_edge_list_covers(graph_case::star(200), true);
+  expect_edge_list_covers(graph_case::directed());
+  expect_edge_list_covers(mostly_reciprocal());
+  expect_edge_list_covers(graph_case::components());
+  expect_edge_list_covers(graph_case::path(300));
+  expect_edge_list_covers(graph_case::star(200));
   // Many chunks over rows of every length, empty ones between (isolated vertices).
-  expect_edge_list_covers(generate_rmat(10, 8, 3, {}, false), false);
-  expect_edge_list_covers(generate_rmat(8, 1, 5, {}, false), false);
-  // A symmetric graph's list is its upper triangle: half its entries; a directed one's is the
-  // graph's own entries, no copy.
+  expect_edge_list_covers(generate_rmat(10, 8, 3, {}, false));
+  expect_edge_list_covers(generate_rmat(8, 1, 5, {}, false));
+  // A symmetric graph's list is its upper triangle, a copy; so is a graph whose pairs are mostly
+  // stored both ways. A directed graph without such pairs lists its own entries, no copy.
   const Workload path = graph_case::graph(graph_case::path(300));
   EXPECT_EQ(cc_edge_list(path)->entries, 299);
+  const Workload reciprocal = graph_case::graph(mostly_reciprocal());
+  EXPECT_EQ(cc_edge_list(reciprocal)->entries, 8);
   const Workload directed = graph_case::graph(graph_case::directed());
   EXPECT_EQ(reinterpret_cast<const int32_t*>(cc_edge_list(directed)->col_idx.data()), directed.matrix.col_idx.data());
 }
 
-TEST(CcEdges, NeighboursAreTheOutAndInListsOrTheOutListsOfASymmetricGraph) {
-  const Workload directed = graph_case::graph(graph_case::directed());
-  const CcNeighbours d = cc_neighbours(directed);
-  EXPECT_TRUE(d.both_ways);
-  EXPECT_EQ(ints(d.in->col_idx), transpose_graph(directed.matrix).col_idx);
-  const Workload path = graph_case::graph(graph_case::path(6));
-  const CcNeighbours p = cc_neighbours(path);
-  EXPECT_FALSE(p.both_ways);
-  EXPECT_EQ(p.in->col_idx.data(), p.out->col_idx.data());
+// The out-list and the rest of the in-list: every neighbour of the undirected graph once.
+TEST(CcEdges, NeighboursAreTheOutListAndTheRestOfTheInList) {
+  for (const CsrF64& graph : {graph_case::directed(), mostly_reciprocal(), graph_case::components(),
+                              generate_rmat(10, 8, 3, {}, false)}) {
+    const Workload w = graph_case::graph(graph);
+    const CcNeighbours neighbours = cc_neighbours(w);
+    const std::vector<int32_t> out_ptr = ints(neighbours.out->row_ptr), out_col = ints(neighbours.out->col_idx);
+    const std::vector<int32_t> rest_ptr = ints(neighbours.rest->row_ptr), rest_col = ints(neighbours.rest->col_idx);
+    const CsrF64 in = transpose_graph(graph);
+    const int32_t n = vertex_count(graph);
+    for (int32_t v = 0; v < n; ++v) {
+      std::multiset<int32_t> got(out_col.begin() + out_ptr[static_cast<size_t>(v)],
+                                 out_col.begin() + out_ptr[static_cast<size_t>(v) + 1]);
+      got.insert(rest_col.begin() + rest_ptr[static_cast<size_t>(v)], rest_col.begin() + rest_ptr[static_cast<size_t>(v) + 1]);
+      std::set<int32_t> want(got.begin(), got.end());
+      EXPECT_EQ(got.size(), want.size()) << "vertex " << v << " lists a neighbour twice";
+      std::set<int32_t> both(out_col.begin() + out_ptr[static_cast<size_t>(v)],
+                             out_col.begin() + out_ptr[static_cast<size_t>(v) + 1]);
+      if (v < in.rows)
+        both.insert(in.col_idx.begin() + in.row_ptr[v], in.col_idx.begin() + in.row_ptr[v + 1]);
+      EXPECT_EQ(want, both) << "vertex " << v;
+    }
+  }
+  EXPECT_TRUE(cc_neighbours(graph_case::graph(graph_case::directed())).both_ways);
+  EXPECT_FALSE(cc_neighbours(graph_case::graph(graph_case::path(6))).both_ways);
 }
 
 TEST(CcFamily, TakesOnlyI32AndNoProblemParameters) {
@@ -247,7 +275,7 @@ TEST(CcEstimate, PropagationAlongAPathTakesMoreIterationsThanHooking) {
   EXPECT_TRUE(once.rounds_read_dram);
   EXPECT_FALSE(slow.rounds_read_dram);
   const CcConfig c = CcConfig::from(config(CcAlgorithm::UnionFind, CcSchedule::Vertex, 0));
-  const std::vector<double> trips = lane_group_warp_work(g.degrees, c.block, c.lanes, c.items, once.blocks, 1);
+  const std::vector<float> trips = lane_group_warp_work(g.degrees, c.block, c.lanes, c.items, once.blocks, 1);
   ASSERT_EQ(once.warp_work.size(), trips.size());
   for (size_t i = 0; i < trips.size(); ++i) EXPECT_DOUBLE_EQ(once.warp_work[i], 2.5 * trips[i]);
 }

@@ -24,7 +24,7 @@ SpmvConfig config(SpmvSchedule schedule, int32_t block, int32_t lanes, int32_t i
   return c;
 }
 
-double total(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
+double total(const std::vector<float>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
 
 // The identity: row r reads x[r] alone.
 CsrF64 identity(int32_t n) {
@@ -51,7 +51,7 @@ TEST(SpmvEstimate, RowScheduleWarpWorkIsTheLongestRowOfEach32) {
   lengths[5] = 100;
   const CsrF64 skewed = testing_support::csr_with_row_lengths(lengths, 200);
   const WorkEstimate s = estimate_spmv(skewed, config(SpmvSchedule::Row, 64, 1, 1), Dtype::F32);
-  EXPECT_EQ(s.warp_work, (std::vector<double>{100, 1}));
+  EXPECT_EQ(s.warp_work, (std::vector<float>{100, 1}));
 }
 
 TEST(SpmvEstimate, SubwarpWarpWorkDividesRowsAmongLanes) {

@@ -151,7 +151,7 @@ TEST(FirstCostModel, RunsOfManyBlocksKeepTheListSchedule) {
 TEST(FirstCostModel, UnitsThatWaitOnALoadCostAnL2RoundTripEach) {
   WorkEstimate few = balanced(1e8);
   WorkEstimate many = balanced(1e8);
-  for (double& w : many.warp_work) w *= 50;
+  for (float& w : many.warp_work) w *= 50;
   const Prediction few_plain = predict(few, light(), h100());
   const Prediction many_plain = predict(many, light(), h100());
   EXPECT_NEAR(many_plain.time_us, few_plain.time_us, 1e-6 * few_plain.time_us);
