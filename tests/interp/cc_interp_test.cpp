@@ -77,5 +77,33 @@ TEST(CcInterp, APlanCutShortOrRunOnOneDirectionFails) {
   EXPECT_FALSE(run_and_verify(family, module, one_way, directed).ok);
 }
 
+// The edge pass finds its entries' rows two ways (cc_edge.cu): a warp's chunk spanning fewer than
+// 32 rows by shuffles, one spanning more (empty rows between) by a search of row_ptr. Both, and a
+// last warp only partly filled, on graphs made for them, where every row's edges lead to leaves
+// of its own (a wrong row joins the wrong components): 100 rows 37 apart with an edge each (every
+// chunk spans more than a thousand rows), and 50 consecutive rows with two each (chunks of 16
+// rows); 100 entries leave the last warp 4.
+TEST(CcInterp, TheEdgePassFindsEachEntrysRowWhereChunksSpanFewRowsOrMany) {
+  const CcFamily family;
+  const Problem problem = Problem::of(Dtype::I32);
+  std::vector<std::pair<int32_t, int32_t>> spread, packed;
+  for (int32_t i = 0; i < 100; ++i) spread.emplace_back(37 * i, 37 * i + 1);
+  for (int32_t i = 0; i < 50; ++i) {
+    packed.emplace_back(i, 1000 + 2 * i);
+    packed.emplace_back(i, 1001 + 2 * i);
+  }
+  for (int64_t algorithm : {0, 1, 2}) {
+    const Config config = {{"algorithm", algorithm}, {"schedule", 1}, {"block", 64},
+                           {"lanes", 1},             {"items", 2},    {"jumps", algorithm == 1 ? 1 : 0}};
+    const ptx::PtxModule module = module_of(family, config);
+    for (const auto& edges : {spread, packed}) {
+      Workload w;
+      w.matrix = graph_case::graph_of(3701, 3701, edges, false);
+      const Verdict v = run_and_verify(family, module, family.prepare(w, problem, config), w);
+      EXPECT_TRUE(v.ok) << algorithm << ": " << v.message;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ktune::interp
