@@ -80,8 +80,7 @@ std::vector<std::byte> int32_storage(int64_t count) {
 }
 int32_t* as_ints(std::vector<std::byte>& bytes) { return reinterpret_cast<int32_t*>(bytes.data()); }
 
-// A CSR over n vertices of the entries `keep` passes, placed by `row_of`, filled in order of the
-// out-lists (so each row's columns come out sorted where `row_of` is the tail).
+// A CSR over n vertices of the entries `keep` passes, each at (row_of, col_of), rows sorted.
 template <typename Keep, typename RowOf, typename ColOf>
 GraphEdges filtered(const OutLists& g, const Keep& keep, const RowOf& row_of, const ColOf& col_of) {
   std::vector<std::byte> row_bytes = int32_storage(int64_t{g.n} + 1);
@@ -96,6 +95,7 @@ GraphEdges filtered(const OutLists& g, const Keep& keep, const RowOf& row_of, co
   g.each_edge([&](int32_t u, int32_t v, int64_t e) {
     if (keep(u, v, e)) col_idx[next[static_cast<size_t>(row_of(u, v))]++] = col_of(u, v);
   });
+  for (int32_t r = 0; r < g.n; ++r) std::sort(col_idx + row_ptr[r], col_idx + row_ptr[r + 1]);
   return {HostBytes(std::move(row_bytes)), HostBytes(std::move(col_bytes))};
 }
 
@@ -151,8 +151,13 @@ std::shared_ptr<const CcEdgeList> cc_edge_list(const Workload& w) {
       list.row_ptr = out->row_ptr;
       list.col_idx = out->col_idx;
     } else {
+      // Each edge in the row of its smaller end: the order of a sweep over the
+      // undirected graph's upper triangle, in which label propagation carries a small label
+      // along a chain within one pass (soc-Slashdot0902's passes took 20% longer in the tails'
+      // order).
       GraphEdges kept = filtered(
-          g, once, [](int32_t u, int32_t) { return u; }, [](int32_t, int32_t v) { return v; });
+          g, once, [](int32_t u, int32_t v) { return std::min(u, v); },
+          [](int32_t u, int32_t v) { return std::max(u, v); });
       list.row_ptr = kept.row_ptr;
       list.col_idx = kept.col_idx;
     }

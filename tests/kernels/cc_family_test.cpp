@@ -109,7 +109,10 @@ void expect_edge_list_covers(const CsrF64& graph) {
     for (int32_t e = row_ptr[static_cast<size_t>(r)]; e < row_ptr[static_cast<size_t>(r) + 1]; ++e) {
       EXPECT_EQ(row_of_entry(row_ptr, chunk_row, e), r) << e;
       const int32_t c = col_idx[static_cast<size_t>(e)];
-      EXPECT_TRUE(c != r || !own_copy) << "a self-loop in the copy at " << r;
+      // A copy holds each edge in the row of its smaller end, rows sorted: the upper triangle's
+      // order.
+      EXPECT_TRUE(c > r || !own_copy) << "entry " << e << " (" << r << ", " << c << ") of the copy";
+      EXPECT_TRUE(e == row_ptr[static_cast<size_t>(r)] || col_idx[static_cast<size_t>(e) - 1] < c || !own_copy);
       if (c == r) continue;
       EXPECT_TRUE(listed.insert({std::min(r, c), std::max(r, c)}).second || !own_copy) << r << " " << c;
     }
