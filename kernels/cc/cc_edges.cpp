@@ -151,10 +151,8 @@ std::shared_ptr<const CcEdgeList> cc_edge_list(const Workload& w) {
       list.row_ptr = out->row_ptr;
       list.col_idx = out->col_idx;
     } else {
-      // Each edge in the row of its smaller end: the order of a sweep over the
-      // undirected graph's upper triangle, in which label propagation carries a small label
-      // along a chain within one pass (soc-Slashdot0902's passes took 20% longer in the tails'
-      // order).
+      // Each edge in the row of its smaller end: the upper triangle's order, which a symmetric
+      // graph's list has anyway and the pair list had.
       GraphEdges kept = filtered(
           g, once, [](int32_t u, int32_t v) { return std::min(u, v); },
           [](int32_t u, int32_t v) { return std::max(u, v); });
