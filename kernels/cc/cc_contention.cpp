@@ -23,7 +23,7 @@ struct HostLabels {
 }  // namespace
 
 std::map<std::pair<int64_t, int64_t>, int64_t> union_find_queued_swaps(const CcEdgeList& edges, int32_t vertices) {
-  const EntryRows rows = entry_rows(edges);
+  const auto rows = entry_rows(edges);
   const int32_t* columns = entry_columns(edges);
   const ParameterSpace space = cc_space();
   // With one edge a thread a round is a whole wave whatever the block, where the block divides

@@ -166,7 +166,7 @@ std::shared_ptr<const CcEdgeList> cc_edge_list(const Workload& w) {
   });
 }
 
-EntryRows entry_rows(const CcEdgeList& list) { return {ints(list.row_ptr), ints(list.chunk_row)}; }
+EntryRows<const int32_t*> entry_rows(const CcEdgeList& list) { return {ints(list.row_ptr), ints(list.chunk_row)}; }
 
 const int32_t* entry_columns(const CcEdgeList& list) { return ints(list.col_idx); }
 

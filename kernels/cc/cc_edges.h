@@ -52,13 +52,15 @@ int32_t row_of_entry(const RowPtr& row_ptr, const ChunkRow& chunk_row, int64_t e
   return lo;
 }
 
-// The ends of an edge list's entries as arrays indexed by entry (the union-find rounds' input).
+// The rows of an edge list's entries as an array indexed by entry (the union-find rounds' input),
+// over the list's own arrays or a plan's (the twin's).
+template <typename Array>
 struct EntryRows {
-  const int32_t* row_ptr;
-  const int32_t* chunk_row;
+  Array row_ptr;
+  Array chunk_row;
   int32_t operator[](int64_t e) const { return row_of_entry(row_ptr, chunk_row, e); }
 };
-EntryRows entry_rows(const CcEdgeList& list);
+EntryRows<const int32_t*> entry_rows(const CcEdgeList& list);
 const int32_t* entry_columns(const CcEdgeList& list);
 
 }  // namespace ktune

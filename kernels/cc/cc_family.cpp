@@ -32,9 +32,9 @@ std::vector<LaunchStep> cc_launches(const CcConfig& c, int32_t vertices, const C
   if (c.schedule == CcSchedule::Vertex) {
     pass.entry = "cc_vertex";
     pass.grid.x = grid_of(vertices, c.work_per_block());
-    pass.args = {KernelArg::of_scalar(vertices),        KernelArg::of_buffer("row_ptr"),
-                 KernelArg::of_buffer("col_idx"),       KernelArg::of_buffer("rest_ptr"),
-                 KernelArg::of_buffer("rest_idx"),        KernelArg::of_scalar(int32_t{g.both_ways})};
+    pass.args = {KernelArg::of_scalar(vertices),     KernelArg::of_buffer("row_ptr"),
+                 KernelArg::of_buffer("col_idx"),    KernelArg::of_buffer("rest_ptr"),
+                 KernelArg::of_buffer("rest_idx"),   KernelArg::of_scalar(int32_t{g.both_ways})};
   } else {
     pass.entry = "cc_edge";
     pass.grid.x = grid_of(g.edge_entries, c.work_per_block());

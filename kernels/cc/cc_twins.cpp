@@ -34,14 +34,8 @@ void init(const LaunchStep& step, PlanMemory& memory) {
   for (int32_t v = 0, n = scalar_arg<int32_t>(step, 0); v < n; ++v) label.set(v, v);
 }
 
-// An edge list's entry rows as cc_edge.cu finds them.
-struct TwinEntryRows {
-  HostArray<const int32_t> row_ptr, chunk_row;
-  int32_t operator[](int64_t e) const { return row_of_entry(row_ptr, chunk_row, e); }
-};
-
 void edge_pass(const LaunchStep& step, PlanMemory& memory, CcAlgorithm algorithm, int32_t items) {
-  const TwinEntryRows edge_u{{memory, "edge_ptr"}, {memory, "edge_chunk_row"}};
+  const EntryRows<HostArray<const int32_t>> edge_u{{memory, "edge_ptr"}, {memory, "edge_chunk_row"}};
   HostArray<const int32_t> edge_v(memory, "edge_col");
   HostArray<int32_t> label(memory, "label");
   const int32_t pairs = scalar_arg<int32_t>(step, 0);
