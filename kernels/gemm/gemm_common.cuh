@@ -70,62 +70,63 @@ template <typename T> struct KtPair;
 template <> struct KtPair<float> { typedef float2 T; };
 template <> struct KtPair<double> { typedef double2 T; };
 
-// Writes unit `me`'s part of a tile. `acc[q]` is the thread's q-th accumulator, at tile row
-// row_of(q) and column col_of(q). A unit with the whole tile stores it; otherwise it leaves its
-// partial in its slot and counts itself in; the last to arrive adds the others' and stores C.
-// Fixed split-K (KT_SPLIT_REDUCE 1) instead stores each part whole into its own copy of C in the
-// workspace, and a launch of its own adds the copies (gemm_split_reduce.cu).
+// Brings unit `me`'s part of a tile together with its peers'. `acc[q]` is the thread's q-th
+// accumulator, held by thread `tid` of the TILE_THREADS computing the tile. A unit with the whole
+// tile has it already; otherwise it leaves its partial in its slot and counts itself in, and the
+// last to arrive adds the others'. Returns whether this unit now holds the tile's sum and stores it.
+// `meet` is two ints of shared memory where thread 0 tells the others the tile's first and last
+// unit (the last < 0 when another unit finishes the tile).
+template <int PER_THREAD>
+__device__ __forceinline__ bool kt_fixup_tile(const KtSchedule& s, int me, int tile, int t_begin, int seg_begin,
+                                              int seg_end, KT_ACC (&acc)[PER_THREAD], KT_ACC* __restrict__ workspace,
+                                              int* __restrict__ counters, volatile int* meet) {
+  const int tid = threadIdx.x;
+  const int t_end = t_begin + s.ipt;
+  if (seg_begin == t_begin && seg_end == t_end) return true;
+  KT_ACC* mine = workspace + (long long)kt_slot(s, me, t_begin) * (KT_BM * KT_BN);
+#pragma unroll
+  for (int q = 0; q < PER_THREAD; ++q) mine[q * KT_THREADS + tid] = acc[q];
+  __threadfence();
+  kt_tile_sync();
+  if (tid == 0) {
+    // The units whose ranges meet this tile are consecutive: walk out from this one.
+    int lo = me, hi = me;
+    int b, e;
+    for (; lo > 0; --lo) {
+      kt_cta_range(s, lo - 1, b, e);
+      if (e <= t_begin) break;
+    }
+    for (; hi + 1 < s.units; ++hi) {
+      kt_cta_range(s, hi + 1, b, e);
+      if (b >= t_end) break;
+    }
+    const int arrived = atomicAdd(counters + tile, 1);
+    meet[0] = lo;
+    meet[1] = arrived == hi - lo ? hi : -1;
+  }
+  kt_tile_sync();
+  const int lo = meet[0], hi = meet[1];
+  if (hi < 0) return false;
+  __threadfence();
+  for (int p = lo; p <= hi; ++p) {
+    if (p == me) continue;
+    const KT_ACC* theirs = workspace + (long long)kt_slot(s, p, t_begin) * (KT_BM * KT_BN);
+#pragma unroll
+    for (int q = 0; q < PER_THREAD; ++q) acc[q] += __ldcg(theirs + q * KT_THREADS + tid);
+  }
+  if (tid == 0) counters[tile] = 0;  // ready for the next run
+  return true;
+}
+
+// Stores a tile's accumulators into `base` (C, or split-K's copy of it), each at tile row
+// row_of(q) and column col_of(q).
 // PAIRED: accumulators q and q + 1 (q even) lie side by side in a row, q's column even (the
 // tensor kernels' fragments, SIMT micro-tiles of even width), so that where C's rows have an
 // even length a pair goes out in one store: the epilogue's scalar stores filled the SM's store
 // queue (H100 profile of 4096 x 4096 x 512: LG throttle 55% of a warp's stalls).
 template <int PER_THREAD, bool PAIRED, typename RowOf, typename ColOf>
-__device__ __forceinline__ void kt_finish_tile(const KtSchedule& s, int me, int tile, int t_begin, int seg_begin,
-                                               int seg_end, KT_ACC (&acc)[PER_THREAD], RowOf row_of, ColOf col_of,
-                                               KT_ACC* __restrict__ c, KT_ACC* __restrict__ workspace,
-                                               int* __restrict__ counters) {
-#if KT_SPLIT_REDUCE
-  KT_ACC* const base = workspace + (long long)((me - s.sk_ctas) % s.split) * s.batch * s.m * s.n;
-#else
-  KT_ACC* const base = c;
-  __shared__ int kt_lo, kt_hi;  // the tile's CTAs, when this one fixes it up; kt_hi < 0 otherwise
-  const int tid = threadIdx.x;
-  const int t_end = t_begin + s.ipt;
-  if (seg_begin != t_begin || seg_end != t_end) {
-    KT_ACC* mine = workspace + (long long)kt_slot(s, me, t_begin) * (KT_BM * KT_BN);
-#pragma unroll
-    for (int q = 0; q < PER_THREAD; ++q) mine[q * KT_THREADS + tid] = acc[q];
-    __threadfence();
-    kt_tile_sync();
-    if (tid == 0) {
-      // The units whose ranges meet this tile are consecutive: walk out from this one.
-      int lo = me, hi = me;
-      int b, e;
-      for (; lo > 0; --lo) {
-        kt_cta_range(s, lo - 1, b, e);
-        if (e <= t_begin) break;
-      }
-      for (; hi + 1 < s.units; ++hi) {
-        kt_cta_range(s, hi + 1, b, e);
-        if (b >= t_end) break;
-      }
-      const int arrived = atomicAdd(counters + tile, 1);
-      kt_lo = lo;
-      kt_hi = arrived == hi - lo ? hi : -1;
-    }
-    kt_tile_sync();
-    const int lo = kt_lo, hi = kt_hi;
-    if (hi < 0) return;
-    __threadfence();
-    for (int p = lo; p <= hi; ++p) {
-      if (p == me) continue;
-      const KT_ACC* theirs = workspace + (long long)kt_slot(s, p, t_begin) * (KT_BM * KT_BN);
-#pragma unroll
-      for (int q = 0; q < PER_THREAD; ++q) acc[q] += __ldcg(theirs + q * KT_THREADS + tid);
-    }
-    if (tid == 0) counters[tile] = 0;  // ready for the next run
-  }
-#endif
+__device__ __forceinline__ void kt_store_tile(const KtSchedule& s, int tile, const KT_ACC (&acc)[PER_THREAD],
+                                              RowOf row_of, ColOf col_of, KT_ACC* __restrict__ base) {
   const int per_batch = s.tiles_m * s.tiles_n;
   const int b = tile / per_batch;
   int row0, col0;
@@ -146,6 +147,24 @@ __device__ __forceinline__ void kt_finish_tile(const KtSchedule& s, int me, int 
     const int row = row0 + row_of(q), col = col0 + col_of(q);
     if (row < s.m && col < s.n) out[(long long)row * s.n + col] = acc[q];
   }
+}
+
+// Writes unit `me`'s part of a tile (kt_fixup_tile, kt_store_tile). Fixed split-K
+// (KT_SPLIT_REDUCE 1) instead stores each part whole into its own copy of C in the workspace, and
+// a launch of its own adds the copies (gemm_split_reduce.cu).
+template <int PER_THREAD, bool PAIRED, typename RowOf, typename ColOf>
+__device__ __forceinline__ void kt_finish_tile(const KtSchedule& s, int me, int tile, int t_begin, int seg_begin,
+                                               int seg_end, KT_ACC (&acc)[PER_THREAD], RowOf row_of, ColOf col_of,
+                                               KT_ACC* __restrict__ c, KT_ACC* __restrict__ workspace,
+                                               int* __restrict__ counters) {
+#if KT_SPLIT_REDUCE
+  kt_store_tile<PER_THREAD, PAIRED>(s, tile, acc, row_of, col_of,
+                                    workspace + (long long)((me - s.sk_ctas) % s.split) * s.batch * s.m * s.n);
+#else
+  __shared__ int kt_meet[2];
+  if (kt_fixup_tile<PER_THREAD>(s, me, tile, t_begin, seg_begin, seg_end, acc, workspace, counters, kt_meet))
+    kt_store_tile<PER_THREAD, PAIRED>(s, tile, acc, row_of, col_of, c);
+#endif
 }
 
 // A(b, row, kk) and B(b, kk, col) of one batch's operands (gemm_shape.h), zero outside.

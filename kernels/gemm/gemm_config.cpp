@@ -72,12 +72,23 @@ int64_t GemmConfig::threads() const {
 
 int64_t GemmConfig::block_threads() const { return threads() + (loader == GemmLoader::Tma ? 32 : 0); }
 
+bool GemmConfig::stores_by_tma(const GemmShape& s) const {
+  return kernel == GemmKernel::Wgmma && loader == GemmLoader::Tma && decomposition != GemmDecomposition::SplitK &&
+         s.n % 4 == 0;
+}
+
 int64_t GemmConfig::shared_bytes(const GemmShape& s, const Precision& p) const {
   const int64_t in = static_cast<int64_t>(dtype_size(p.input));
   if (kernel == GemmKernel::Simt) return stages * bk * (bm + 1 + bn + 1) * in;
   // 128-byte rows of k (one swizzle atom), and room to align the ring to 1024 bytes.
-  // TMA: a full and an empty mbarrier a stage after the ring.
-  if (kernel == GemmKernel::Wgmma) return stages * (bm + bn) * 128 + 1024 + (loader == GemmLoader::Tma ? 16 * stages : 0);
+  // TMA: a full and an empty mbarrier a stage after the ring. Where it stores C by TMA, each
+  // consumer warp's two boxes of C and the fix-up's two ints, and the kernel declares no static
+  // shared memory, so the ring starts aligned without the room to align it.
+  if (kernel == GemmKernel::Wgmma) {
+    const int64_t ring = stages * (bm + bn) * 128;
+    if (stores_by_tma(s)) return ring + threads() / 32 * kGemmTmaStoreBytes + 16 * stages + 8;
+    return ring + 1024 + (loader == GemmLoader::Tma ? 16 * stages : 0);
+  }
   // Each operand's slice as it lies in memory, its rows padded: by 8 elements (gemm_tensor.cu),
   // or for DMMA to 8 (mod 16) doubles where k runs along the row and by 2 where m or n does
   // (gemm_dmma.cu).

@@ -23,6 +23,9 @@ enum class GemmLoader { CpAsync, Tma };
 // The SMs a Stream-K grid is sized against: H100 SXM and H200 both have 132. A grid larger than
 // the device's is still correct (no CTA waits on another), only slower.
 constexpr int64_t kGemmSms = 132;
+// What a consumer warp of the TMA kernel stages C's tile through on its way out
+// (GemmConfig::stores_by_tma): two 16 x 16 boxes of f32, one written while the TMA unit stores the other.
+constexpr int64_t kGemmTmaStoreBytes = 2 * 16 * 16 * 4;
 // Registers a thread holds beside its data (GemmConfig::data_registers): addresses, indices,
 // barrier state.
 constexpr int64_t kGemmAddressRegisters = 32;
@@ -44,6 +47,11 @@ struct GemmConfig {
   int64_t shared_operand() const { return cluster == 1 ? 0 : raster == 1 ? 1 : 2; }
 
   static GemmConfig from(const Config& c, const Precision& p);
+  // Whether the TMA kernel stores C's tiles through shared memory by TMA (gemm_wgmma_tma.cu), so
+  // that the warpgroups go on to their next tile while the stores drain: every whole-C
+  // decomposition (split-K's copies are summed by a launch of its own) where C's rows of f32
+  // start 16-byte aligned, as a tensor map needs.
+  bool stores_by_tma(const GemmShape& s) const;
   int64_t threads() const;        // those computing the tile
   int64_t block_threads() const;  // and the TMA loader's producer warp beside them
   int64_t shared_bytes(const GemmShape& s, const Precision& p) const;

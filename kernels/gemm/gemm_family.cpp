@@ -54,6 +54,21 @@ TensorMapArg k_major_map(const char* buffer, const GemmShape& s, const Precision
   return m;
 }
 
+// TMA's view of C (f32) as the TMA kernel stores it: n x m x batch, so that a ragged tile's rows
+// past its batch's end are clipped, not written into the next batch; boxes of a warp's 16 rows
+// by 16 columns (64 bytes), in the 64-byte swizzle its epilogue writes them in.
+TensorMapArg c_map(const GemmShape& s, const Precision& p) {
+  TensorMapArg m;
+  m.buffer = "c";
+  m.dtype = p.output;
+  const uint64_t row_bytes = static_cast<uint64_t>(s.n) * dtype_size(p.output);
+  m.dims = {static_cast<uint64_t>(s.n), static_cast<uint64_t>(s.m), static_cast<uint64_t>(s.batch)};
+  m.strides = {row_bytes, row_bytes * static_cast<uint64_t>(s.m)};
+  m.box = {16, 16, 1};
+  m.swizzle_bytes = 64;
+  return m;
+}
+
 // The product's launch, on the operands as staged (gemm_staging.h): `s` is the shape it reads.
 LaunchStep gemm_launch(const GemmShape& s, const GemmStaging& staged, const GemmConfig& c, const Precision& p) {
   const GemmSchedule g = GemmSchedule::of(s, c);
@@ -74,6 +89,7 @@ LaunchStep gemm_launch(const GemmShape& s, const GemmStaging& staged, const Gemm
         KernelArg::of_tensor_map(k_major_map(staged.a_buffer(), s, p, s.batch * s.m, share == 1 ? c.bm / 2 : c.bm)));
     step.args.push_back(
         KernelArg::of_tensor_map(k_major_map(staged.b_buffer(), s, p, s.batch * s.n, share == 2 ? c.bn / 2 : c.bn)));
+    if (c.stores_by_tma(s)) step.args.push_back(KernelArg::of_tensor_map(c_map(s, p)));
   } else {
     for (const char* buffer : {staged.a_buffer(), staged.b_buffer()}) step.args.push_back(KernelArg::of_buffer(buffer));
   }
@@ -204,6 +220,7 @@ KernelSource GemmFamily::source(const Problem& p, const Config& config) const {
                  std::string("-DKT_SPLIT_REDUCE=") + (reduce ? "1" : "0"),
                  "-DKT_SHARE=" + std::to_string(c.shared_operand()),
                  std::string("-DKT_PRODUCER_WARP=") + (c.loader == GemmLoader::Tma ? "1" : "0"),
+                 std::string("-DKT_TMA_STORE=") + (c.stores_by_tma(s) ? "1" : "0"),
                  // 16-byte copies need each operand's rows to start 16-byte aligned.
                  std::string("-DKT_ALIGNED=") +
                      (s.rows_aligned(16 / static_cast<int64_t>(dtype_size(p.precision.input))) ? "1" : "0")};

@@ -78,6 +78,26 @@ __device__ __forceinline__ void kt_tma_multicast(unsigned dst, const KtTensorMap
       : "memory");
 }
 
+// The box at (x, y, z) of a 3-d tensor map from shared memory at `src` (laid out and swizzled as
+// the map says) to global memory, as this thread's next bulk group; elements outside the
+// tensor are not written.
+__device__ __forceinline__ void kt_tma_store(const KtTensorMap* map, unsigned src, int x, int y, int z) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%2, %3, %4}], [%1];\n"
+      "cp.async.bulk.commit_group;" ::"l"(map),
+      "r"(src), "r"(x), "r"(y), "r"(z)
+      : "memory");
+}
+// Waits until at most N of this thread's bulk groups have yet to read their shared memory.
+template <int N>
+__device__ __forceinline__ void kt_tma_store_wait_read() {
+  asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N) : "memory");
+}
+// Waits until every bulk group of this thread is complete.
+__device__ __forceinline__ void kt_tma_store_wait_all() { asm volatile("cp.async.bulk.wait_group 0;" ::: "memory"); }
+// Makes this thread's writes to shared memory visible to the TMA unit (the async proxy).
+__device__ __forceinline__ void kt_fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+
 __device__ __forceinline__ unsigned kt_cluster_rank() {
   unsigned rank;
   asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));

@@ -2,6 +2,8 @@
 // cluster pads to pairs, and the plan's tensor maps, cluster dims and producer warp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "kernels/gemm/gemm_config.h"
 #include "kernels/gemm/gemm_estimate.h"
 #include "kernels/gemm/gemm_family.h"
@@ -103,8 +105,8 @@ TEST(GemmTmaPlan, CarriesTensorMapsOverAAndBClusterDimsAndTheProducerWarp) {
     EXPECT_EQ(s.cluster.x, 2u);
     EXPECT_EQ(s.grid.x % 2, 0u);
     EXPECT_TRUE(s.clustered());
-    // The schedule's 14 scalars, A's and B's maps, then C, the workspace and the counters.
-    ASSERT_EQ(s.args.size(), 19u);
+    // The schedule's 14 scalars, A's, B's and C's maps, then C, the workspace and the counters.
+    ASSERT_EQ(s.args.size(), 20u);
     ASSERT_TRUE(s.args[14].tensor_map);
     ASSERT_TRUE(s.args[15].tensor_map);
     const TensorMapArg& a = *s.args[14].tensor_map;
@@ -120,13 +122,39 @@ TEST(GemmTmaPlan, CarriesTensorMapsOverAAndBClusterDimsAndTheProducerWarp) {
     // Each CTA of the pair loads half of the shared operand's slice.
     EXPECT_EQ(a.box, (std::vector<uint32_t>{64, raster == 1 ? 64u : 128u}));
     EXPECT_EQ(b.box, (std::vector<uint32_t>{64, raster == 1 ? 256u : 128u}));
-    EXPECT_EQ(s.args[16].buffer, "c");
-    // Two mbarriers a stage after the 1024-aligned ring.
-    EXPECT_EQ(s.shared_bytes, 4u * (128 + 256) * 128 + 1024 + 16 * 4);
+    // C stored by TMA: n x m x batch (a ragged tile's rows clipped at its batch's end), a warp's
+    // 16 x 16 boxes of f32 in 64-byte swizzle.
+    ASSERT_TRUE(s.args[16].tensor_map);
+    const TensorMapArg& c = *s.args[16].tensor_map;
+    EXPECT_EQ(c.buffer, "c");
+    EXPECT_EQ(c.dtype, Dtype::F32);
+    EXPECT_EQ(c.dims, (std::vector<uint64_t>{520, 300, 3}));
+    EXPECT_EQ(c.strides, (std::vector<uint64_t>{2080, 2080 * 300}));
+    EXPECT_EQ(c.box, (std::vector<uint32_t>{16, 16, 1}));
+    EXPECT_EQ(c.swizzle_bytes, 64u);
+    EXPECT_EQ(s.args[17].buffer, "c");
+    // The 1024-aligned ring, each of the 8 consumer warps' two 1 KiB boxes of C, two mbarriers a
+    // stage and the fix-up's two ints; no room to align (no static shared memory).
+    EXPECT_EQ(s.shared_bytes, 4u * (128 + 256) * 128 + 8 * 2048 + 16 * 4 + 8);
     const KernelSource src = family.source(p, config);
     EXPECT_EQ(src.entries, std::vector<std::string>{"gemm_wgmma_tma"});
     EXPECT_TRUE(src.arch_specific);
     EXPECT_NE(src.code.find("cp.async.bulk.tensor"), std::string::npos);
+    EXPECT_NE(std::find(src.options.begin(), src.options.end(), "-DKT_TMA_STORE=1"), src.options.end());
+  }
+  // Rows of C not 16-byte aligned (n = 518), and split-K's copies of C (summed by a launch of
+  // their own), are stored directly: no map over C, and room to align the ring.
+  const Problem odd = nt(300, 518, 1000, 3);
+  nlohmann::json split = tma(1, 1, "split_k");
+  split["split"] = 2;
+  for (const auto& [problem, parameters] : {std::pair{odd, tma(1)}, std::pair{p, split}}) {
+    const Config config = family.space(problem).from_json(parameters);
+    const LaunchStep s = family.launches(dense, problem, config).at(0);
+    EXPECT_EQ(s.args.size(), 19u);
+    EXPECT_EQ(s.args[16].buffer, "c");
+    EXPECT_EQ(s.shared_bytes, 4u * (128 + 256) * 128 + 1024 + 16 * 4);
+    const KernelSource src = family.source(problem, config);
+    EXPECT_NE(std::find(src.options.begin(), src.options.end(), "-DKT_TMA_STORE=0"), src.options.end());
   }
   // cp.async keeps plain addresses, no clusters, and its block of consumers alone.
   nlohmann::json cp = tma(1);
