@@ -135,15 +135,12 @@ ParameterSpace gemm_space(const GemmShape& shape, const Precision& p) {
       Parameter::enumeration("mma", tensor ? kTensorMma : f64 ? kF64Mma : kF32Mma),
       Parameter::enumeration("decomposition", kDecompositions),
       Parameter::power_of_two("bm", tensor ? 32 : 16, tensor ? 256 : 128),
-      // 16-bit inputs: also the multiples of 32 between, for wgmma only (its n runs in steps of
-      // 8): a 96- or 192-wide tile fills more of the SMs on a small C (cuBLAS's kernels for
-      // 768^3 are 72 x 64 and 96 x 64 tiles on 132 CTAs).
-      tensor ? Parameter::int_range("bn", 32, 256, 32) : Parameter::power_of_two("bn", 16, 128),
+      Parameter::power_of_two("bn", tensor ? 32 : 16, tensor ? 256 : 128),
       Parameter::power_of_two("bk", tensor ? 16 : 8, tensor ? 64 : 32),
       // Simt: the thread's micro-tile (at most 8 x 8); sync, dmma: the warp's tile (m16n8k16
       // fragments with B by pairs; dmma: 16x8 blocks); wgmma: the warpgroup's (m64 blocks of n = tn).
       Parameter::power_of_two("tm", tensor ? 16 : 1, tensor ? 128 : f64 ? 64 : 8),
-      tensor ? Parameter::int_range("tn", 16, 256, 16) : Parameter::power_of_two("tn", 1, f64 ? 64 : 8),
+      Parameter::power_of_two("tn", tensor ? 16 : 1, tensor ? 256 : f64 ? 64 : 8),
       // Simt: 1 loads then computes, 2 prefetches the next slice into registers; on tensor
       // cores: the depth of the cp.async ring (slices in flight + the one computed).
       Parameter::int_range("stages", tensor ? 2 : 1, tensor || f64 ? 5 : 2),
@@ -182,13 +179,9 @@ ParameterSpace gemm_space(const GemmShape& shape, const Precision& p) {
          return g.cluster == 1 || (g.loader == GemmLoader::Tma && whole_tiles);
        }},
       {"simt: micro-tiles of at most 8 x 8 and 1 or 2 stages; dmma: warp tiles of 16 x 8 blocks, one or two blocks "
-       "tall, and a ring of 2 or more stages; tiles not a power of two wide are wgmma's (warpgroup tiles a "
-       "multiple of 32 wide), mma.sync's are powers of two",
+       "tall, and a ring of 2 or more stages",
        [config](const Config& c) {
          const GemmConfig g = config(c);
-         const auto power_of_two = [](int64_t v) { return (v & (v - 1)) == 0; };
-         if (g.kernel == GemmKernel::Wgmma && g.tn % 32 != 0) return false;
-         if (g.kernel == GemmKernel::Tensor && !(power_of_two(g.bn) && power_of_two(g.tn))) return false;
          if (g.kernel == GemmKernel::Simt) return g.tm <= 8 && g.tn <= 8 && g.stages <= 2;
          if (g.kernel == GemmKernel::Dmma) return (g.tm == 16 || g.tm == 32) && g.tn >= 8 && g.stages >= 2;
          return true;

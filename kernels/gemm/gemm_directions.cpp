@@ -1,7 +1,7 @@
 // GEMM's canonical directions for the model-driven walk (digest-000 §2.9): factor-2 steps of
 // the block tile (coarsening: more of C a CTA), of the thread or warp tile (coarsening a
-// thread), of the k-slice (unrolling), of the Stream-K grid and of split-K's parts, wgmma's
-// tile 3/4 or 4/3 as wide, and one more pipeline stage.
+// thread), of the k-slice (unrolling), of the Stream-K grid and of split-K's parts, and one more
+// pipeline stage.
 // The decomposition and the instruction (`mma`: FMA, DMMA, mma.sync or wgmma) are discrete
 // choices the walk does not cross, nor is wgmma's loader (cp.async or TMA); each starts at a
 // middle-sized tile, Stream-K and the hybrid at the grid-size model's favourite grid
@@ -34,22 +34,6 @@ Step scale(std::shared_ptr<const ParameterSpace> space, const char* parameter, b
     int64_t& v = c.at(parameter);
     v = grow ? v * 2 : v / 2;
     if (v < 1 || !space->valid(c)) return std::nullopt;
-    return c;
-  };
-}
-
-// The tile and its warpgroups' tiles three quarters as wide (256 -> 192, 128 -> 96: wgmma's),
-// or back: more, narrower tiles fill more of the SMs on a small C.
-Step three_quarters(std::shared_ptr<const ParameterSpace> space, bool narrower) {
-  return [space, narrower](const Config& from) -> std::optional<Config> {
-    Config c = from;
-    int64_t& bn = c.at("bn");
-    int64_t& tn = c.at("tn");
-    const int64_t by = narrower ? 4 : 3;
-    if (bn % by != 0 || tn % by != 0) return std::nullopt;
-    bn = bn / by * (7 - by);
-    tn = tn / by * (7 - by);
-    if (!space->valid(c)) return std::nullopt;
     return c;
   };
 }
@@ -110,8 +94,6 @@ CanonicalMoves GemmFamily::canonical_moves(const Problem& p) const {
                       {"bm_down", "reshape", scale(space, "bm", false)},
                       {"bn_down", "reshape", scale(space, "bn", false)},
                       {"tn_down", "reshape", scale(space, "tn", false)},
-                      {"bn_three_quarters", "reshape", three_quarters(space, true)},
-                      {"bn_four_thirds", "coarsen", three_quarters(space, false)},
                       {"tm", "coarsen", scale(space, "tm", true)},
                       {"tn", "reshape", scale(space, "tn", true)},
                       {"bk", "unroll", scale(space, "bk", true)},

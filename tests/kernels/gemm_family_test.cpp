@@ -401,37 +401,6 @@ TEST(GemmWalk, SplitKsPartsDoubleAndHalve) {
   EXPECT_GE(split_starts, 1);
 }
 
-// The walk narrows wgmma's tile to three quarters (256 -> 192 -> 144 is no wgmma tile) and widens
-// it back, the warpgroups' tiles with it; mma.sync's tiles stay powers of two.
-TEST(GemmWalk, WgmmasTileNarrowsToThreeQuartersAndBack) {
-  const GemmFamily gemm;
-  const Problem p = bf16_problem(gemm, "nt", 4096);
-  const CanonicalMoves moves = gemm.canonical_moves(p);
-  auto direction = [&](const std::string& name) {
-    for (const CanonicalDirection& d : moves.directions)
-      if (d.name == name) return d.step;
-    ADD_FAILURE() << name;
-    return std::function<std::optional<Config>(const Config&)>{};
-  };
-  int wgmma_starts = 0;
-  for (const Config& start : moves.starts) {
-    const std::optional<Config> narrow = direction("bn_three_quarters")(start);
-    if (GemmConfig::from(start, p.precision).kernel != GemmKernel::Wgmma) {
-      EXPECT_FALSE(narrow);
-      continue;
-    }
-    ++wgmma_starts;
-    ASSERT_TRUE(narrow);
-    EXPECT_EQ(narrow->at("bn"), start.at("bn") / 4 * 3);
-    EXPECT_EQ(narrow->at("tn"), start.at("tn") / 4 * 3);
-    EXPECT_FALSE(direction("bn_three_quarters")(*narrow));
-    const std::optional<Config> back = direction("bn_four_thirds")(*narrow);
-    ASSERT_TRUE(back);
-    EXPECT_EQ(*back, start);
-  }
-  EXPECT_GE(wgmma_starts, 1);
-}
-
 // A tensor-core CTA keeps its ring's slices in flight, which the first model's Little's law counts
 // in loads of a warp's 512 bytes: 128 x 128 x 64 bf16 slices, three in flight over 8 warps, are 24.
 TEST(GemmEstimate, ARingKeepsItsSlicesInFlight) {

@@ -60,8 +60,7 @@ inline nlohmann::json gemm_tma_parameters(const char* decomposition, int64_t bm,
 
 // Every decomposition in CTAs of one; data-parallel and persistent in clusters of 2 sharing A
 // (row-major tile order, raster 1) or B (grouped order, raster 2 and 4), one and two warpgroups,
-// boxes of 32 to 128 rows; persistent grids of fewer CTAs than tiles (each takes several); tiles
-// 96 and 192 wide.
+// boxes of 32 to 128 rows; persistent grids of fewer CTAs than tiles (each takes several).
 inline std::vector<nlohmann::json> gemm_tma_verify_parameters() {
   return {gemm_tma_parameters("data_parallel", 128, 256, 64, 256, 4, 1, 132, 1, 1),
           gemm_tma_parameters("data_parallel", 128, 128, 128, 128, 3, 1, 132, 2, 1),
@@ -75,12 +74,7 @@ inline std::vector<nlohmann::json> gemm_tma_verify_parameters() {
           gemm_tma_parameters("data_parallel", 256, 128, 128, 128, 3, 1, 132, 4, 2),
           gemm_tma_parameters("persistent", 128, 128, 64, 128, 4, 1, 8, 1, 1),
           gemm_tma_parameters("persistent", 64, 128, 64, 64, 5, 1, 4, 2, 2),
-          gemm_tma_parameters("persistent", 128, 256, 64, 256, 4, 1, 132, 1, 2),
-          // Tiles not a power of two wide: one warpgroup 96 wide, two 192 wide in clusters sharing B
-          // (each CTA loads 96 of its rows), a Stream-K grid of 96-wide tiles.
-          gemm_tma_parameters("persistent", 64, 96, 64, 96, 5, 1, 132, 1, 1),
-          gemm_tma_parameters("data_parallel", 128, 192, 64, 192, 4, 1, 132, 2, 2),
-          gemm_tma_parameters("stream_k", 128, 96, 128, 96, 4, 1, 8, 1, 1)};
+          gemm_tma_parameters("persistent", 128, 256, 64, 256, 4, 1, 132, 1, 2)};
 }
 
 // The shapes (m, n, k, batch; layout nt) they are verified on: square and aligned, ragged in m, n
