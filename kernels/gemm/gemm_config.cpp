@@ -142,8 +142,9 @@ ParameterSpace gemm_space(const GemmShape& shape, const Precision& p) {
       Parameter::power_of_two("tm", tensor ? 16 : 1, tensor ? 128 : f64 ? 64 : 8),
       Parameter::power_of_two("tn", tensor ? 16 : 1, tensor ? 256 : f64 ? 64 : 8),
       // Simt: 1 loads then computes, 2 prefetches the next slice into registers; on tensor
-      // cores: the depth of the cp.async ring (slices in flight + the one computed).
-      Parameter::int_range("stages", tensor ? 2 : 1, tensor || f64 ? 5 : 2),
+      // cores: the depth of the ring (slices in flight + the one computed), up to 7 where shared
+      // memory holds them (a 64 x 128 wgmma tile in 6 stages ran 768^3 and 1000^3 7% faster than in 4).
+      Parameter::int_range("stages", tensor ? 2 : 1, tensor ? 7 : f64 ? 5 : 2),
       Parameter::power_of_two("split", 1, 16),
       Parameter::int_range("sk_grid", 4, 4 * kGemmSms, 4),
       Parameter::power_of_two("raster", 1, 8),
