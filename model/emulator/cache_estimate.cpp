@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "model/emulator/gather_reuse.h"
 #include "model/emulator/sector_table.h"
@@ -28,19 +29,29 @@ double draw(uint64_t sector, uint64_t block, uint64_t access, uint64_t salt) {
   return static_cast<double>(x >> 11) * (1.0 / 9007199254740992.0);
 }
 
-// Visits the global accesses of a block roughly in time order: op j of every warp, then
-// op j + 1, since resident warps progress together.
-template <typename F>
-void for_each_global_access(const BlockTrace& block, F&& f) {
+// A block's global accesses roughly in time order, as (warp, op) pairs: op j of every warp, then
+// op j + 1, since resident warps progress together. Listed once for both passes, which would
+// otherwise each step over every op of every warp.
+std::vector<std::pair<uint32_t, uint32_t>> global_accesses_in_order(const BlockTrace& block) {
   size_t longest = 0;
   for (const WarpTrace& w : block.warps) longest = std::max(longest, w.ops.size());
-  for (size_t j = 0; j < longest; ++j) {
+  std::vector<std::pair<uint32_t, uint32_t>> order;
+  for (size_t j = 0; j < longest; ++j)
     for (size_t wi = 0; wi < block.warps.size(); ++wi) {
       const WarpTrace& w = block.warps[wi];
-      if (j >= w.ops.size() || !is_global_access(w.ops[j].op)) continue;
-      const TraceOp& op = w.ops[j];
-      for (uint32_t k = 0; k < op.transactions; ++k) f(wi, j, op, w.sectors[op.sector_begin + k]);
+      if (j < w.ops.size() && is_global_access(w.ops[j].op))
+        order.emplace_back(static_cast<uint32_t>(wi), static_cast<uint32_t>(j));
     }
+  return order;
+}
+
+// Visits each sector of the block's global accesses in that order.
+template <typename F>
+void for_each_global_access(const BlockTrace& block, const std::vector<std::pair<uint32_t, uint32_t>>& order, F&& f) {
+  for (const auto& [wi, j] : order) {
+    const WarpTrace& w = block.warps[wi];
+    const TraceOp& op = w.ops[j];
+    for (uint32_t k = 0; k < op.transactions; ++k) f(wi, j, op, w.sectors[op.sector_begin + k]);
   }
 }
 
@@ -78,8 +89,11 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
   SectorTable table(accesses / 4);
   // Each block's distinct sectors, and how many of them it first reached by a gather.
   std::vector<double> block_distinct(samples.size(), 0), block_gathered(samples.size(), 0);
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> orders;
+  orders.reserve(samples.size());
+  for (const BlockTrace& b : samples) orders.push_back(global_accesses_in_order(b));
   for (uint32_t bi = 0; bi < samples.size(); ++bi) {
-    for_each_global_access(samples[bi], [&](size_t, size_t, const TraceOp& op, uint64_t sector) {
+    for_each_global_access(samples[bi], orders[bi], [&](size_t, size_t, const TraceOp& op, uint64_t sector) {
       SectorEntry& e = table.at(sector);
       const bool gather = op.op == OpClass::GlobalLoad && gathers.reads_per_sector(op.pc) > 1;
       if (gather) e.gathered = true;
@@ -160,7 +174,7 @@ PreparedSamples prepare_samples(const std::vector<BlockTrace>& samples, const Ca
     uint64_t access = 0;
     size_t op_wi = SIZE_MAX, op_j = SIZE_MAX;
     std::array<uint64_t, 3> last_line{};
-    for_each_global_access(trace, [&](size_t wi, size_t j, const TraceOp& op, uint64_t sector) {
+    for_each_global_access(trace, orders[bi], [&](size_t wi, size_t j, const TraceOp& op, uint64_t sector) {
       if (wi != op_wi || j != op_j) {
         op_wi = wi;
         op_j = j;
