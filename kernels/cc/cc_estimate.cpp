@@ -121,6 +121,13 @@ WorkEstimate estimate_cc(const CcGraphDigest& g, const CcConfig& c) {
   return e;
 }
 
+void charge_union_rounds(WorkEstimate& e, const UnionRounds& rounds) {
+  e.queued_swaps = static_cast<double>(rounds.queued_swaps);
+  const double failed_bytes = kSectorBytes * static_cast<double>(rounds.failed_swaps);
+  e.gather_bytes += failed_bytes;
+  e.dram_bytes += failed_bytes;
+}
+
 double cc_min_bytes(const CcGraphDigest& g) {
   const auto n = static_cast<double>(g.degrees.size());
   return kIndexBytes * (n + 1 + static_cast<double>(g.adjacency)) + kIndexBytes * n;

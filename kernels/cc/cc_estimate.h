@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/cc/cc_config.h"
+#include "kernels/cc/cc_contention.h"
 #include "kernels/kernel_family.h"
 #include "workload/workload.h"
 
@@ -29,6 +30,10 @@ CcGraphDigest cc_graph_digest(const Workload& w);
 int64_t cc_expected_iterations(const CcGraphDigest& g, const CcConfig& c);
 
 WorkEstimate estimate_cc(const CcGraphDigest& g, const CcConfig& c);
+
+// Union-find's rounds (cc_contention.h) on top of its estimate: the waits, and each failed swap as
+// one more sector's request on the labels the finds gather.
+void charge_union_rounds(WorkEstimate& e, const UnionRounds& rounds);
 
 // One pass: the neighbour lists read and a label per vertex written (the least any algorithm
 // moves; also what must fit on the device).

@@ -142,10 +142,13 @@ Verdict CcFamily::verify(const Problem&, const PlanOutput& output, std::string_v
 WorkEstimate CcFamily::estimate(const Workload& w, const Problem&, const Config& config) const {
   const CcConfig c = CcConfig::from(config);
   WorkEstimate e = estimate_cc(*digest(w), c);
-  if (c.algorithm == CcAlgorithm::UnionFind && c.schedule == CcSchedule::Edge) {
-    const auto queued = w.derived.get<std::map<std::pair<int64_t, int64_t>, int64_t>>(
-        "cc.queued_swaps", [&w] { return union_find_queued_swaps(*cc_edge_list(w), vertex_count(w.matrix)); });
-    e.queued_swaps = static_cast<double>(queued->at({c.block, c.items}));
+  if (c.algorithm == CcAlgorithm::UnionFind) {
+    const auto waits =
+        w.derived.get<std::map<UnionWaitKey, UnionRounds>>("cc.union_waits", [&w] { return union_find_waits(w); });
+    const bool by_edge = c.schedule == CcSchedule::Edge;
+    const UnionRounds& rounds =
+        waits->at({c.schedule, by_edge ? c.block : kVertexRoundsBlock, by_edge ? 1 : c.lanes, c.items});
+    charge_union_rounds(e, rounds);
   }
   e.launches = plan_nodes(cc_program(c, vertex_count(w.matrix))).launches(e.loop_iterations);
   return e;

@@ -10,14 +10,9 @@ namespace ktune {
 
 namespace {
 
-// cc_common.cuh's link: whether the edge's ends were labelled apart.
+// cc_common.cuh's link under hooking or label propagation (union-find's passes unite in rounds):
+// whether the edge's ends were labelled apart.
 bool link(CcAlgorithm algorithm, HostArray<int32_t>& label, int32_t u, int32_t v) {
-  if (algorithm == CcAlgorithm::UnionFind) {
-    const int32_t ru = find_label_root(label, u), rv = find_label_root(label, v);
-    if (ru == rv) return false;
-    label.set(std::max(ru, rv), std::min(ru, rv));  // a root alone: the compare-and-swap succeeds
-    return true;
-  }
   const int32_t lu = label[u], lv = label[v];
   if (lu == lv) return false;
   const int32_t target = algorithm == CcAlgorithm::Hooking ? std::max(lu, lv) : (lu < lv ? v : u);
@@ -50,13 +45,23 @@ void edge_pass(const LaunchStep& step, PlanMemory& memory, CcAlgorithm algorithm
   report(memory, changed);
 }
 
-void vertex_pass(const LaunchStep& step, PlanMemory& memory, CcAlgorithm algorithm) {
+void vertex_pass(const LaunchStep& step, PlanMemory& memory, const CcConfig& c) {
   HostArray<const int32_t> row_ptr(memory, "row_ptr"), col_idx(memory, "col_idx");
   HostArray<const int32_t> rest_ptr(memory, "rest_ptr"), rest_idx(memory, "rest_idx");
   const bool both_ways = scalar_arg<int32_t>(step, 5) != 0;
   HostArray<int32_t> label(memory, "label");
+  const CcAlgorithm algorithm = c.algorithm;
+  const int32_t n = scalar_arg<int32_t>(step, 0);
+  if (algorithm == CcAlgorithm::UnionFind) {
+    // The rest's pointers are all zero where both_ways is 0: reading them adds nothing.
+    const VertexLists<HostArray<const int32_t>> lists{row_ptr, col_idx, rest_ptr, rest_idx};
+    const UnionRounds rounds = unite_vertices_in_rounds(label, lists, n, step.block.x, c.lanes, c.items);
+    memory.queue_swaps(rounds.queued_swaps);
+    report(memory, rounds.unions > 0);
+    return;
+  }
   bool changed = false;
-  for (int32_t v = 0, n = scalar_arg<int32_t>(step, 0); v < n; ++v) {
+  for (int32_t v = 0; v < n; ++v) {
     const auto each_neighbour = [&](auto&& visit) {
       for (int32_t i = row_ptr[v]; i < row_ptr[v + 1]; ++i) visit(col_idx[i]);
       if (both_ways)
@@ -71,9 +76,7 @@ void vertex_pass(const LaunchStep& step, PlanMemory& memory, CcAlgorithm algorit
       }
       continue;
     }
-    each_neighbour([&](int32_t u) {
-      if (algorithm == CcAlgorithm::Hooking || u < v) changed |= link(algorithm, label, v, u);
-    });
+    each_neighbour([&](int32_t u) { changed |= link(algorithm, label, v, u); });
   }
   report(memory, changed);
 }
@@ -103,7 +106,7 @@ LaunchTwins cc_twins(const CcConfig& c) {
   const int32_t jumps = c.jumps;
   LaunchTwins twins = {{"cc_init", init}};
   if (c.schedule == CcSchedule::Vertex)
-    twins["cc_vertex"] = [algorithm](const LaunchStep& s, PlanMemory& m) { vertex_pass(s, m, algorithm); };
+    twins["cc_vertex"] = [c](const LaunchStep& s, PlanMemory& m) { vertex_pass(s, m, c); };
   else
     twins["cc_edge"] = [algorithm, items = c.items](const LaunchStep& s, PlanMemory& m) {
       edge_pass(s, m, algorithm, items);
