@@ -111,17 +111,16 @@ void unite_round(Labels& label, const std::vector<std::pair<int32_t, int32_t>>& 
   out.queued_swaps += std::max(queue, chain);
 }
 
-// Unites every edge (edge_u[e], edge_v[e]) of `pairs` into `label` (roots labelled themselves)
-// in the rounds of the edge schedule: a grid of `block`-thread blocks taking `items` edges a
-// thread.
-template <typename Labels, typename Heads, typename Tails>
-UnionRounds unite_in_rounds(Labels& label, const Heads& edge_u, const Tails& edge_v, int64_t pairs, int64_t block,
-                            int64_t items) {
+// The edge schedule's rounds over the edges (edge_u[e], edge_v[e]) of `pairs`: a grid of
+// `block`-thread blocks taking `items` edges a thread; `visit` gets each round's edges as (u, v)
+// pairs, in order.
+template <typename Heads, typename Tails, typename Visit>
+void for_each_edge_round(const Heads& edge_u, const Tails& edge_v, int64_t pairs, int64_t block, int64_t items,
+                         Visit&& visit) {
   const int64_t per_block = block * items;
   const int64_t blocks = (pairs + per_block - 1) / per_block;
   const int64_t wave_blocks = std::max<int64_t>(1, static_cast<int64_t>(kWaveThreads) / block);
-  std::vector<std::pair<int32_t, int32_t>> round, roots;
-  UnionRounds out;
+  std::vector<std::pair<int32_t, int32_t>> round;
   for (int64_t first = 0; first < blocks; first += wave_blocks) {
     const int64_t last = std::min(blocks, first + wave_blocks);
     for (int64_t k = 0; k < items; ++k) {
@@ -129,9 +128,20 @@ UnionRounds unite_in_rounds(Labels& label, const Heads& edge_u, const Tails& edg
       for (int64_t b = first; b < last; ++b)
         for (int64_t e = b * per_block + k * block, end = std::min(pairs, e + block); e < end; ++e)
           round.emplace_back(edge_u[e], edge_v[e]);
-      unite_round(label, round, roots, out);
+      visit(round);
     }
   }
+}
+
+// Unites every edge of `pairs` into `label` (roots labelled themselves) in the edge schedule's
+// rounds.
+template <typename Labels, typename Heads, typename Tails>
+UnionRounds unite_in_rounds(Labels& label, const Heads& edge_u, const Tails& edge_v, int64_t pairs, int64_t block,
+                            int64_t items) {
+  std::vector<std::pair<int32_t, int32_t>> roots;
+  UnionRounds out;
+  for_each_edge_round(edge_u, edge_v, pairs, block, items,
+                      [&](const auto& round) { unite_round(label, round, roots, out); });
   return out;
 }
 

@@ -1,6 +1,9 @@
 #include "kernels/cc/cc_twins.h"
 
 #include <algorithm>
+#include <climits>
+#include <utility>
+#include <vector>
 
 #include "kernels/cc/cc_contention.h"
 #include "kernels/cc/cc_edges.h"
@@ -10,14 +13,32 @@ namespace ktune {
 
 namespace {
 
-// cc_common.cuh's link under hooking or label propagation (union-find's passes unite in rounds):
-// whether the edge's ends were labelled apart.
-bool link(CcAlgorithm algorithm, HostArray<int32_t>& label, int32_t u, int32_t v) {
-  const int32_t lu = label[u], lv = label[v];
+// cc_common.cuh's link under hooking or label propagation (union-find's passes unite in rounds),
+// from the ends' labels lu and lv as its thread read them: whether they differed.
+bool link(CcAlgorithm algorithm, HostArray<int32_t>& label, int32_t u, int32_t v, int32_t lu, int32_t lv) {
   if (lu == lv) return false;
   const int32_t target = algorithm == CcAlgorithm::Hooking ? std::max(lu, lv) : (lu < lv ? v : u);
-  label.set(target, std::min(label[target], std::min(lu, lv)));
+  label.set(target, std::min(label[target], std::min(lu, lv)));  // atomicMin
   return true;
+}
+
+// The vertices a wave of `block`-thread blocks of `lanes`-thread groups holds at its groups'
+// k-th of `items` vertices, a round at a time: every thread of a round reads before any writes.
+template <typename Visit>
+void for_each_vertex_round(int32_t vertices, int64_t block, int64_t lanes, int64_t items, Visit&& visit) {
+  const int64_t groups = std::max<int64_t>(1, block / lanes);
+  const int64_t per_block = groups * items;
+  const int64_t blocks = (vertices + per_block - 1) / per_block;
+  const int64_t wave_blocks = std::max<int64_t>(1, static_cast<int64_t>(kWaveThreads) / block);
+  std::vector<int32_t> round;
+  for (int64_t first = 0; first < blocks; first += wave_blocks)
+    for (int64_t k = 0; k < items; ++k) {
+      round.clear();
+      for (int64_t b = first; b < std::min(blocks, first + wave_blocks); ++b)
+        for (int64_t v = b * per_block + k * groups, end = std::min<int64_t>(vertices, v + groups); v < end; ++v)
+          round.push_back(static_cast<int32_t>(v));
+      visit(round);
+    }
 }
 
 void report(PlanMemory& memory, bool changed) {
@@ -40,8 +61,16 @@ void edge_pass(const LaunchStep& step, PlanMemory& memory, CcAlgorithm algorithm
     report(memory, rounds.unions > 0);
     return;
   }
+  // A round's threads read their ends' labels before any of them lowers one: a label moves as
+  // far in a pass as the device's rounds let it, not as far as one thread after another would.
   bool changed = false;
-  for (int32_t e = 0; e < pairs; ++e) changed |= link(algorithm, label, edge_u[e], edge_v[e]);
+  std::vector<std::pair<int32_t, int32_t>> read;
+  for_each_edge_round(edge_u, edge_v, pairs, step.block.x, items, [&](const auto& round) {
+    read.clear();
+    for (const auto& [u, v] : round) read.emplace_back(label[u], label[v]);
+    for (size_t i = 0; i < round.size(); ++i)
+      changed |= link(algorithm, label, round[i].first, round[i].second, read[i].first, read[i].second);
+  });
   report(memory, changed);
 }
 
@@ -60,34 +89,55 @@ void vertex_pass(const LaunchStep& step, PlanMemory& memory, const CcConfig& c) 
     report(memory, rounds.unions > 0);
     return;
   }
+  const auto each_neighbour = [&](int32_t v, auto&& visit) {
+    for (int32_t i = row_ptr[v]; i < row_ptr[v + 1]; ++i) visit(col_idx[i]);
+    if (both_ways)
+      for (int32_t i = rest_ptr[v]; i < rest_ptr[v + 1]; ++i) visit(rest_idx[i]);
+  };
+  // As the edge pass: a round's reads come before its writes.
   bool changed = false;
-  for (int32_t v = 0; v < n; ++v) {
-    const auto each_neighbour = [&](auto&& visit) {
-      for (int32_t i = row_ptr[v]; i < row_ptr[v + 1]; ++i) visit(col_idx[i]);
-      if (both_ways)
-        for (int32_t i = rest_ptr[v]; i < rest_ptr[v + 1]; ++i) visit(rest_idx[i]);
-    };
+  std::vector<int32_t> smallest;
+  std::vector<std::pair<int32_t, int32_t>> read;  // hooking: (label[v], label[u]) of each link
+  for_each_vertex_round(n, step.block.x, c.lanes, c.items, [&](const std::vector<int32_t>& round) {
     if (algorithm == CcAlgorithm::LabelPropagation) {
-      int32_t smallest = INT32_MAX;
-      each_neighbour([&](int32_t u) { smallest = std::min(smallest, label[u]); });
-      if (smallest < label[v]) {
-        label.set(v, smallest);
-        changed = true;
+      smallest.clear();
+      for (int32_t v : round) {
+        int32_t least = INT32_MAX;
+        each_neighbour(v, [&](int32_t u) { least = std::min(least, label[u]); });
+        smallest.push_back(least);
       }
-      continue;
+      for (size_t i = 0; i < round.size(); ++i)
+        if (smallest[i] < label[round[i]]) {
+          label.set(round[i], smallest[i]);
+          changed = true;
+        }
+      return;
     }
-    each_neighbour([&](int32_t u) { changed |= link(algorithm, label, v, u); });
-  }
+    read.clear();
+    for (int32_t v : round) each_neighbour(v, [&](int32_t u) { read.emplace_back(label[v], label[u]); });
+    size_t at = 0;
+    for (int32_t v : round)
+      each_neighbour(v, [&](int32_t u) {
+        changed |= link(algorithm, label, v, u, read[at].first, read[at].second);
+        ++at;
+      });
+  });
   report(memory, changed);
 }
 
+// A thread a vertex, a wave's jumps read before its writes.
 void jump(const LaunchStep& step, PlanMemory& memory, int32_t jumps) {
   HostArray<int32_t> label(memory, "label");
-  for (int32_t v = 0, n = scalar_arg<int32_t>(step, 0); v < n; ++v) {
-    int32_t l = label[v];
-    for (int32_t j = 0; j < jumps; ++j) l = label[l];
-    label.set(v, l);
-  }
+  std::vector<int32_t> jumped;
+  for_each_vertex_round(scalar_arg<int32_t>(step, 0), step.block.x, 1, 1, [&](const std::vector<int32_t>& round) {
+    jumped.clear();
+    for (int32_t v : round) {
+      int32_t l = label[v];
+      for (int32_t j = 0; j < jumps; ++j) l = label[l];
+      jumped.push_back(l);
+    }
+    for (size_t i = 0; i < round.size(); ++i) label.set(round[i], jumped[i]);
+  });
 }
 
 void compress(const LaunchStep& step, PlanMemory& memory) {

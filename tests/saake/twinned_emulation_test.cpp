@@ -75,8 +75,10 @@ class TwinnedEmulation : public ::testing::TestWithParam<std::string> {};
 // A skewed R-MAT graph, where the sampled blocks are a few of many: the twins cut what is
 // interpreted and the answer stays within a few percent. A BFS's levels, their modes and grids
 // follow from the depths alone, so its launches are the same one for one; the other algorithms
-// may take another of the orders their atomics allow (a relaxation, a label's hop, a sum), so
-// their iterations may differ by a few, each costing what it did. Timing a long run's launches on
+// may take another of the orders their atomics allow (a relaxation, a label's hop, a sum; CC's
+// twins let a round's threads read before any writes, as the device's do, where the interpreter
+// runs one block after another), so their iterations may differ by a few, each costing what it
+// did and interpreting less. Timing a long run's launches on
 // a sample changes neither the launches nor, much, the time (SSSP's late passes of a block or
 // two run past the first 32 of their size: 0-12% here).
 TEST_P(TwinnedEmulation, AgreesWithEveryBlockInterpreted) {
@@ -99,7 +101,11 @@ TEST_P(TwinnedEmulation, AgreesWithEveryBlockInterpreted) {
           << what;
       EXPECT_NEAR(per_turn(e.twinned), per_turn(e.interpreted), 0.1 * per_turn(e.interpreted)) << what;
     }
-    EXPECT_LE(e.twinned.warp_instructions, e.interpreted.warp_instructions) << what;
+    // Where the orders leave other labels, the same blocks run a few more or fewer instructions
+    // (a grid of one block is its own sample: nothing to cut).
+    if (e.twinned.loop_iterations <= e.interpreted.loop_iterations) {
+      EXPECT_LE(e.twinned.warp_instructions, 1.05 * static_cast<double>(e.interpreted.warp_instructions)) << what;
+    }
     EXPECT_EQ(launches_of(e.sampled), launches_of(e.twinned)) << what;
     EXPECT_NEAR(e.sampled.microseconds, e.twinned.microseconds, 0.15 * e.twinned.microseconds) << what;
     twinned += e.twinned.warp_instructions;
@@ -174,6 +180,23 @@ TEST(QueuedSwaps, TheTwinsCountIsChargedToItsLaunch) {
   ASSERT_EQ(charged.steps.size(), 3u);  // init, the edge pass, the compression
   EXPECT_NEAR(charged.steps[1].prediction.microseconds - free.steps[1].prediction.microseconds,
               999 * per_swap_ns / 1e3, 1e-6);
+}
+
+// Label propagation along a path of 300 (ids in order), a thread an edge: the device's threads of
+// a pass read their ends' labels at once, so vertex 0's label moves one hop a pass and the loop
+// runs the path's length (and one pass that finds nothing); one thread after another would carry
+// it the whole way in one pass.
+TEST(TwinRounds, ALabelMovesOneHopAPassWhenEveryEdgeReadsAtOnce) {
+  const KernelFamily& cc = *find_family("cc");
+  const Workload w = gc::graph(gc::path(300));
+  const Problem problem = make_problem(cc, nullptr, cc.precisions().front());
+  const Config config = {{"algorithm", 0}, {"schedule", 1}, {"block", 64}, {"lanes", 1}, {"items", 1}, {"jumps", 0}};
+  static const NvrtcCompiler compiler;
+  KernelSource s = cc.source(problem, config);
+  const CompiledKernel k = compiler.compile({std::move(s.code), std::move(s.entries), std::move(s.options), "sm_90"});
+  ASSERT_TRUE(k.ok) << k.log;
+  const LaunchPlan plan = cc.prepare(w, problem, config);
+  EXPECT_EQ(emulate_candidate(cc, w, problem, config, plan, k, spec_for_arch("sm_90"), {}).loop_iterations, 300);
 }
 
 INSTANTIATE_TEST_SUITE_P(GraphFamilies, TwinnedEmulation, ::testing::Values("bfs", "sssp", "pagerank", "cc"));
