@@ -47,21 +47,24 @@ Emulated emulate_both(const KernelFamily& family, const Workload& w, const Confi
   return out;
 }
 
-// The family's first configuration, compiled for sm_90, and its plan on `w`.
-struct FirstCandidate {
+// A configuration compiled for sm_90, and its plan on `w`.
+struct Candidate {
   Config config;
   CompiledKernel kernel;
   LaunchPlan plan;
 };
-FirstCandidate first_candidate(const KernelFamily& family, const Workload& w, const Problem& problem) {
+Candidate candidate(const KernelFamily& family, const Workload& w, const Problem& problem, const Config& config) {
   static const NvrtcCompiler compiler;
-  FirstCandidate c;
-  c.config = family.space(problem).first_valid();
+  Candidate c;
+  c.config = config;
   KernelSource s = family.source(problem, c.config);
   c.kernel = compiler.compile({std::move(s.code), std::move(s.entries), std::move(s.options), "sm_90"});
   if (!c.kernel.ok) throw std::runtime_error(c.kernel.log);
   c.plan = family.prepare(w, problem, c.config);
   return c;
+}
+Candidate first_candidate(const KernelFamily& family, const Workload& w, const Problem& problem) {
+  return candidate(family, w, problem, family.space(problem).first_valid());
 }
 
 std::vector<std::pair<std::string, int64_t>> launches_of(const CandidatePrediction& p) {
@@ -121,7 +124,7 @@ TEST_P(TwinnedEmulation, AGraphPastTheBudgetIsFollowedBySamples) {
   const KernelFamily& family = *find_family(GetParam());
   const Workload w = gc::graph(generate_uniform(1 << 15, 1 << 15, 8, 9));
   const Problem problem = make_problem(family, nullptr, family.precisions().front());
-  const FirstCandidate c = first_candidate(family, w, problem);
+  const Candidate c = first_candidate(family, w, problem);
   const Config& config = c.config;
   const CompiledKernel& k = c.kernel;
   const LaunchPlan& plan = c.plan;
@@ -143,7 +146,7 @@ TEST(LaunchTimings, ALongRunOfAlikeLaunchesIsTimedOnASample) {
   const KernelFamily& bfs = *find_family("bfs");
   const Workload w = gc::graph(gc::path(600));
   const Problem problem = make_problem(bfs, {{"sources", {0}}}, bfs.precisions().front());
-  const FirstCandidate c = first_candidate(bfs, w, problem);
+  const Candidate c = first_candidate(bfs, w, problem);
   const Config& config = c.config;
   const CompiledKernel& k = c.kernel;
   const LaunchPlan& plan = c.plan;
@@ -165,11 +168,9 @@ TEST(QueuedSwaps, TheTwinsCountIsChargedToItsLaunch) {
   const Workload w = gc::graph(gc::star(1001));
   const Problem problem = make_problem(cc, nullptr, cc.precisions().front());
   const Config config = {{"algorithm", 2}, {"schedule", 1}, {"block", 64}, {"lanes", 1}, {"items", 1}, {"jumps", 0}};
-  static const NvrtcCompiler compiler;
-  KernelSource s = cc.source(problem, config);
-  const CompiledKernel k = compiler.compile({std::move(s.code), std::move(s.entries), std::move(s.options), "sm_90"});
-  ASSERT_TRUE(k.ok) << k.log;
-  const LaunchPlan plan = cc.prepare(w, problem, config);
+  const Candidate c = candidate(cc, w, problem, config);
+  const CompiledKernel& k = c.kernel;
+  const LaunchPlan& plan = c.plan;
   GpuSpec gpu = spec_for_arch("sm_90");
   ASSERT_GT(gpu.queued_cas_ns, 0);
   const CandidatePrediction charged = emulate_candidate(cc, w, problem, config, plan, k, gpu, {});
@@ -191,12 +192,8 @@ TEST(TwinRounds, ALabelMovesOneHopAPassWhenEveryEdgeReadsAtOnce) {
   const Workload w = gc::graph(gc::path(300));
   const Problem problem = make_problem(cc, nullptr, cc.precisions().front());
   const Config config = {{"algorithm", 0}, {"schedule", 1}, {"block", 64}, {"lanes", 1}, {"items", 1}, {"jumps", 0}};
-  static const NvrtcCompiler compiler;
-  KernelSource s = cc.source(problem, config);
-  const CompiledKernel k = compiler.compile({std::move(s.code), std::move(s.entries), std::move(s.options), "sm_90"});
-  ASSERT_TRUE(k.ok) << k.log;
-  const LaunchPlan plan = cc.prepare(w, problem, config);
-  EXPECT_EQ(emulate_candidate(cc, w, problem, config, plan, k, spec_for_arch("sm_90"), {}).loop_iterations, 300);
+  const Candidate c = candidate(cc, w, problem, config);
+  EXPECT_EQ(emulate_candidate(cc, w, problem, config, c.plan, c.kernel, spec_for_arch("sm_90"), {}).loop_iterations, 300);
 }
 
 INSTANTIATE_TEST_SUITE_P(GraphFamilies, TwinnedEmulation, ::testing::Values("bfs", "sssp", "pagerank", "cc"));
