@@ -9,7 +9,7 @@
 
 #include "bench/experiments/prototype_timing.cuh"
 
-#include "gpu/measure_verification.h"
+#include "kernels/output_check.h"
 #include "kernels/spmv/spmv_reference.h"
 #include "workload/csr_matrix.h"
 #include "workload/generators.h"
@@ -30,7 +30,8 @@ long long wrong_rows(const std::vector<double>& reference, const std::vector<int
   std::string y(reference.size() * sizeof(T), '\0');
   CHECK(cudaMemcpy(y.data(), y_dev, y.size(), cudaMemcpyDeviceToHost));
   const ktune::Dtype dtype = sizeof(T) == 4 ? ktune::Dtype::F32 : ktune::Dtype::F64;
-  return ktune::verify_output(y, dtype, reference, row_lengths).bad_elements;
+  const auto length = [&row_lengths](size_t i) { return static_cast<double>(row_lengths[i]); };
+  return ktune::check_reduction_output(y, dtype, reference, length).bad_elements;
 }
 
 // An R-MAT graph with the prototypes' x, its CPU reference, and its CSR, x and y on the device.
