@@ -145,6 +145,25 @@ UnionRounds unite_in_rounds(Labels& label, const Heads& edge_u, const Tails& edg
   return out;
 }
 
+// The vertices a wave of `block`-thread blocks of `lanes`-thread groups holds at its groups'
+// k-th of `items` vertices, a round at a time: every thread of a round reads before any writes.
+template <typename Visit>
+void for_each_vertex_round(int32_t vertices, int64_t block, int64_t lanes, int64_t items, Visit&& visit) {
+  const int64_t groups = std::max<int64_t>(1, block / lanes);
+  const int64_t per_block = groups * items;
+  const int64_t blocks = (vertices + per_block - 1) / per_block;
+  const int64_t wave_blocks = std::max<int64_t>(1, static_cast<int64_t>(kWaveThreads) / block);
+  std::vector<int32_t> round;
+  for (int64_t first = 0; first < blocks; first += wave_blocks)
+    for (int64_t k = 0; k < items; ++k) {
+      round.clear();
+      for (int64_t b = first; b < std::min(blocks, first + wave_blocks); ++b)
+        for (int64_t v = b * per_block + k * groups, end = std::min<int64_t>(vertices, v + groups); v < end; ++v)
+          round.push_back(static_cast<int32_t>(v));
+      visit(round);
+    }
+}
+
 // A vertex's list as cc_vertex.cu reads it, over any arrays with operator[]: its out-list's
 // entries, then the rest's (cc_edges.h).
 template <typename Array>
@@ -160,39 +179,30 @@ struct VertexLists {
 // The same in the rounds of union-find's vertex schedule: `lanes` threads per vertex, `items`
 // vertices a lane group, each lane taking the lower neighbours among its list's entries one
 // after another. `lists.size(v)` is v's list length, `lists.at(v, i)` its i-th entry (the
-// out-list's, then the rest's). A round is built when it comes, from the vertices whose lists
-// reach it (longest first): a hub's thousands of rounds cost its entries, not the wave's
-// vertices each.
+// out-list's, then the rest's). Each of for_each_vertex_round's rounds splits by the lanes' step;
+// a step's round is built when it comes, from the vertices whose lists reach it (longest first):
+// a hub's thousands of steps cost its entries, not the wave's vertices each.
 template <typename Labels, typename Lists>
 UnionRounds unite_vertices_in_rounds(Labels& label, const Lists& lists, int32_t vertices, int64_t block,
                                      int64_t lanes, int64_t items) {
-  const int64_t groups = std::max<int64_t>(1, block / lanes);
-  const int64_t per_block = groups * items;
-  const int64_t blocks = (vertices + per_block - 1) / per_block;
-  const int64_t wave_blocks = std::max<int64_t>(1, static_cast<int64_t>(kWaveThreads) / block);
   std::vector<std::pair<int64_t, int32_t>> longest_first;  // (list length, vertex)
   std::vector<std::pair<int32_t, int32_t>> round, roots;
   UnionRounds out;
-  for (int64_t first = 0; first < blocks; first += wave_blocks) {
-    const int64_t last = std::min(blocks, first + wave_blocks);
-    for (int64_t k = 0; k < items; ++k) {
-      longest_first.clear();
-      for (int64_t b = first; b < last; ++b)
-        for (int64_t v = b * per_block + k * groups, end = std::min<int64_t>(vertices, v + groups); v < end; ++v)
-          if (const int64_t n = lists.size(static_cast<int32_t>(v)); n > 0)
-            longest_first.emplace_back(n, static_cast<int32_t>(v));
-      std::sort(longest_first.begin(), longest_first.end(), std::greater<>());
-      for (int64_t step = 0; !longest_first.empty() && step * lanes < longest_first.front().first; ++step) {
-        round.clear();
-        for (const auto& [n, v] : longest_first) {
-          if (n <= step * lanes) break;
-          for (int64_t i = step * lanes, end = std::min(n, i + lanes); i < end; ++i)
-            if (const int32_t u = lists.at(v, i); u < v) round.emplace_back(v, u);
-        }
-        unite_round(label, round, roots, out);
+  for_each_vertex_round(vertices, block, lanes, items, [&](const std::vector<int32_t>& group_round) {
+    longest_first.clear();
+    for (int32_t v : group_round)
+      if (const int64_t n = lists.size(v); n > 0) longest_first.emplace_back(n, v);
+    std::sort(longest_first.begin(), longest_first.end(), std::greater<>());
+    for (int64_t step = 0; !longest_first.empty() && step * lanes < longest_first.front().first; ++step) {
+      round.clear();
+      for (const auto& [n, v] : longest_first) {
+        if (n <= step * lanes) break;
+        for (int64_t i = step * lanes, end = std::min(n, i + lanes); i < end; ++i)
+          if (const int32_t u = lists.at(v, i); u < v) round.emplace_back(v, u);
       }
+      unite_round(label, round, roots, out);
     }
-  }
+  });
   return out;
 }
 

@@ -22,25 +22,6 @@ bool link(CcAlgorithm algorithm, HostArray<int32_t>& label, int32_t u, int32_t v
   return true;
 }
 
-// The vertices a wave of `block`-thread blocks of `lanes`-thread groups holds at its groups'
-// k-th of `items` vertices, a round at a time: every thread of a round reads before any writes.
-template <typename Visit>
-void for_each_vertex_round(int32_t vertices, int64_t block, int64_t lanes, int64_t items, Visit&& visit) {
-  const int64_t groups = std::max<int64_t>(1, block / lanes);
-  const int64_t per_block = groups * items;
-  const int64_t blocks = (vertices + per_block - 1) / per_block;
-  const int64_t wave_blocks = std::max<int64_t>(1, static_cast<int64_t>(kWaveThreads) / block);
-  std::vector<int32_t> round;
-  for (int64_t first = 0; first < blocks; first += wave_blocks)
-    for (int64_t k = 0; k < items; ++k) {
-      round.clear();
-      for (int64_t b = first; b < std::min(blocks, first + wave_blocks); ++b)
-        for (int64_t v = b * per_block + k * groups, end = std::min<int64_t>(vertices, v + groups); v < end; ++v)
-          round.push_back(static_cast<int32_t>(v));
-      visit(round);
-    }
-}
-
 void report(PlanMemory& memory, bool changed) {
   if (changed) HostArray<int32_t>(memory, "changed").set(0, 1);
 }
