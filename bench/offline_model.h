@@ -33,10 +33,12 @@ inline void use_predictions(std::vector<GroundTruthCase>& cases, const std::map<
     const auto it = tables.find(truth.label());
     if (it == tables.end()) continue;
     std::map<std::string, double> predicted;
+    std::map<std::string, std::string> plan;
     for (const auto& [key, us] : truth.time_us) {
       const auto row = it->second.rows.find(key);
       if (row != it->second.rows.end()) {
         predicted[key] = row->second.time_us;
+        if (!row->second.plan.empty()) plan[key] = row->second.plan;
       } else if (std::isinf(us)) {
         // It never ran (a format the matrix refuses): nothing to predict, and never the best.
         predicted[key] = std::numeric_limits<double>::infinity();
@@ -47,6 +49,7 @@ inline void use_predictions(std::vector<GroundTruthCase>& cases, const std::map<
     if (it->second.rows.size() > predicted.size())
       throw std::runtime_error(truth.label() + ": the predictions hold configurations the ground truth lacks");
     truth.predicted_us = std::move(predicted);
+    truth.plan = std::move(plan);
     truth.model = model;
   }
 }

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "kernels/plan_identity.h"
 #include "search/candidate_order.h"
 #include "search/launch_check.h"
 #include "workload/input_error.h"
@@ -66,9 +67,21 @@ LaunchPlan GpuLoopBackend::plan_for(const Config& config) {
                         : family_.prepare(workload_, problem_, config);
 }
 
+std::string GpuLoopBackend::plan_identity(const Config& config, const CompiledKernel& kernel) {
+  const Clock::time_point start = Clock::now();
+  LaunchPlan plan = plan_for(config);
+  std::string identity = ktune::plan_identity(plan, kernel.key);
+  identified_.emplace(config, std::move(plan));
+  add(&Spent::prepare, seconds_since(start));
+  return identity;
+}
+
 Measurement GpuLoopBackend::measure(const Config& config, const CompiledKernel& kernel) {
   Clock::time_point start = Clock::now();
-  LaunchPlan plan = plan_for(config);
+  std::optional<LaunchPlan> identified;
+  if (identified_ && identified_->first == config) identified = std::move(identified_->second);
+  identified_.reset();
+  LaunchPlan plan = identified ? std::move(*identified) : plan_for(config);
   add(&Spent::prepare, seconds_since(start));
   start = Clock::now();
   Measurement m = measurer_.measure(kernel, plan, reference_, options_);

@@ -21,6 +21,8 @@ class GpuLoopBackend : public LoopBackend {
   std::shared_ptr<const CompiledKernel> compile(const Config& config) override;
   std::optional<Prediction> predict(const Config& config, const CompiledKernel& kernel) override;
   std::string launch_violation(const Config& config, const CompiledKernel& kernel) override;
+  // Prepares the plan (kept for the measurement that follows) and identifies it.
+  std::string plan_identity(const Config& config, const CompiledKernel& kernel) override;
   Measurement measure(const Config& config, const CompiledKernel& kernel) override;
   std::vector<VendorTiming> vendor() override;
 
@@ -46,6 +48,7 @@ class GpuLoopBackend : public LoopBackend {
   double reference_seconds_ = 0;  // (before reference_, which records it)
   PreparedReference reference_;   // hashed once for the whole tune
   std::optional<LaunchPlan> previous_plan_;  // lends its inputs to the next configuration's plan
+  std::optional<std::pair<Config, LaunchPlan>> identified_;  // plan_identity's, until measured
   mutable std::mutex spent_mutex_;  // compiles run on the pool's threads
   Spent spent_;
 };

@@ -53,6 +53,7 @@ std::map<std::string, PredictionTable> load_prediction_tables(const std::string&
       r.occupancy = c.at("occupancy").get<double>();
       r.bottleneck = {c.at("bottleneck").get<std::string>(), parse_kind(c.at("kind").get<std::string>(), where)};
       r.utilisation = c.at("utilisation").get<std::map<std::string, double>>();
+      r.plan = c.value("plan", std::string());
       t.rows[key] = std::move(r);
     }
     const std::string label = t.label();

@@ -33,6 +33,7 @@ struct PredictionRow {
   double occupancy = 0;
   WalkBottleneck bottleneck;
   std::map<std::string, double> utilisation;
+  std::string plan;  // kernels/plan_identity.h; empty in files that record none
 };
 
 struct PredictionTable {

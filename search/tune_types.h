@@ -40,6 +40,9 @@ struct CandidateOutcome {
   std::shared_ptr<const CompiledKernel> kernel;  // null when not compiled
   Prediction prediction;
   std::optional<Measurement> measurement;
+  // Set when this configuration runs the same plan as one measured before it
+  // (kernels/plan_identity.h): that one's key, whose measurement this one carries unmeasured.
+  std::string same_plan_as;
 
   bool measured_ok() const { return measurement && measurement->status == MeasureStatus::Ok; }
 };

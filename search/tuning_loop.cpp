@@ -6,7 +6,9 @@
 #include <deque>
 #include <future>
 #include <limits>
+#include <map>
 #include <set>
+#include <string_view>
 
 #include "search/candidate_order.h"
 
@@ -39,6 +41,10 @@ using KernelFuture = std::future<std::shared_ptr<const CompiledKernel>>;
 
 // Times a technique may propose something already in flight before the loop waits instead.
 constexpr int kProposalRetries = 16;
+
+// The message of a measurement carried over from an identical plan: this, that plan's key, and
+// ": " with its own message if it had one; what a restarted job reads back to treat it alike.
+constexpr std::string_view kSamePlanAs = "same plan as ";
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
@@ -113,6 +119,7 @@ class Loop {
   int proposed_ = 0, measured_ = 0, planned_ = 0, since_improvement_ = 0;
   int finalist_measurements_ = 0;  // planned re-measurements
   std::vector<CandidateOutcome> history_;  // measured ok, in landing order
+  std::map<std::string, CandidateOutcome> measured_plans_;  // by plan identity: the first measured
   int new_measurements_ = 0;       // not replayed: what the ETA is based on
   double new_measure_seconds_ = 0;
   std::optional<double> vendor_us_;
@@ -165,22 +172,39 @@ CandidateOutcome Loop::take(Pending& p) {
   if (c.measurement) return c;
   if (std::optional<Measurement> previous = observer_.previous_measurement(c.config_key)) {
     c.measurement = previous;  // committed before a restart: replayed, not measured again
+    if (previous->message.rfind(kSamePlanAs, 0) == 0) {
+      const std::string rest = previous->message.substr(kSamePlanAs.size());
+      c.same_plan_as = rest.substr(0, rest.find(": "));
+    }
+    return c;
+  }
+  const std::string plan = backend_.plan_identity(c.config, *c.kernel);
+  if (const auto same = measured_plans_.find(plan); !plan.empty() && same != measured_plans_.end()) {
+    c.measurement = same->second.measurement;
+    c.same_plan_as = same->second.config_key;
+    const std::string& why = same->second.measurement->message;
+    c.measurement->message = std::string(kSamePlanAs) + c.same_plan_as + (why.empty() ? "" : ": " + why);
     return c;
   }
   c.measurement = backend_.measure(c.config, *c.kernel);
   ++new_measurements_;
   new_measure_seconds_ += seconds_since(began);
+  if (!plan.empty()) measured_plans_.emplace(plan, c);
   return c;
 }
 
 // Records a landed candidate everywhere: the store the techniques share, the observer, the
 // best so far and the convergence count.
 void Loop::account(const CandidateOutcome& c, const std::string& technique) {
-  ++measured_;
   const double time = c.measured_ok() ? c.measurement->median_us : std::numeric_limits<double>::infinity();
   store_.record(c.config, time, technique);
   technique_.observe(*store_.find(c.config));
   observer_.finished_one(c);
+  if (!c.same_plan_as.empty()) {
+    --proposed_;  // its slot in the budget goes to the next proposal
+    return;
+  }
+  ++measured_;
   if (c.measured_ok()) history_.push_back(c);
   if (!c.measured_ok()) {
     ++since_improvement_;
@@ -284,7 +308,7 @@ void Loop::measure_default() {
             })};
   CandidateOutcome c = take(p);
   account(c, p.technique);
-  ++outcome_.measurements;
+  if (c.same_plan_as.empty()) ++outcome_.measurements;
   outcome_.untuned_default = c;
 }
 

@@ -8,7 +8,10 @@
 // re-measured interleaved (A B C A B C ...) so that drift hits them alike, and ranked with
 // better_measured. Everything is decided on the loop's thread in a fixed order, so the same
 // seed and the same measurements give the same proposals: a restarted job replays its stored
-// measurements (TuneObserver::previous_measurement) instead of measuring them again.
+// measurements (TuneObserver::previous_measurement) instead of measuring them again. A
+// configuration whose plan is one already measured (LoopBackend::plan_identity) carries that
+// measurement: it is recorded for the techniques, but spends no measurement of the budget,
+// no patience, and is no finalist.
 #include <memory>
 #include <optional>
 #include <vector>
@@ -30,6 +33,10 @@ class LoopBackend {
   // Why the compiled configuration cannot launch on this device (ParameterSpace's hardware
   // constraints: registers, shared memory, threads per block); empty when it can.
   virtual std::string launch_violation(const Config& config, const CompiledKernel& kernel) { return ""; }
+  // What identifies the work this configuration runs (kernels/plan_identity.h), on the loop's
+  // thread before it is measured: configurations of one identity are measured once. Empty:
+  // not known, always measured.
+  virtual std::string plan_identity(const Config& config, const CompiledKernel& kernel) { return ""; }
   // Verifies and times one compiled configuration, on the loop's thread.
   virtual Measurement measure(const Config& config, const CompiledKernel& kernel) = 0;
   // The vendor's timings of the same operation; empty when the family has no vendor to beat.

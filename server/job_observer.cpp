@@ -88,7 +88,7 @@ class JobObserver : public TuneObserver {
       m.hot = hot_;
       MeasurementRepository(parts_.db).add(m);
     }
-    ++done_;
+    if (c.same_plan_as.empty()) ++done_;  // a plan measured before adds nothing to the plan's count
     if (c.kernel && c.kernel->ok) {
       const double t = c.measured_ok() ? c.measurement->median_us : c.prediction.time_us;
       if (!best_time_ || t < *best_time_) {

@@ -28,8 +28,10 @@ int32_t spmm_k(const Problem& p);
 // warp per row is row_split with 32 lanes. Items and threshold choose the plan on the host, not
 // the kernel. Parameters a schedule does not use are pinned to their smallest value, and shapes
 // that would leave lanes without columns, hold more than 8 runs a lane or read A more than 8
-// times over are left out: no two configurations make the same plan, and the space stays small
-// enough for CI to compile and interpret in full.
+// times over are left out: no two configurations make the same plan on every matrix (on one the
+// data can: thresholds longer than every row split none, and the tuner measures such twins once,
+// kernels/plan_identity.h), and the space stays small enough for CI to compile and interpret in
+// full.
 ParameterSpace spmm_space(int32_t k);
 
 struct SpmmConfig {

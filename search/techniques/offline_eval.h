@@ -32,6 +32,10 @@ struct GroundTruthCase {
   std::string dtype;
   std::map<std::string, double> time_us;       // canonical key -> median; infinity when failed
   std::map<std::string, double> predicted_us;  // canonical key -> the model's prediction
+  // canonical key -> plan identity (kernels/plan_identity.h), where the predictions record it:
+  // a configuration whose plan was measured costs no measurement and carries that time, as in
+  // the tuning loop.
+  std::map<std::string, std::string> plan;
   // Whose predictions predicted_us holds: the ground truth's own "predicted_us" (the first
   // cost model) unless a caller replaces them (e.g. with the emulator's, from a file).
   std::string model = "first cost model";
@@ -59,9 +63,9 @@ struct EvalOptions {
 };
 
 struct EvalRun {
-  std::vector<std::string> sequence;     // canonical keys in measurement order
+  std::vector<std::string> sequence;     // canonical keys in landing order, plan twins too
   std::vector<std::string> proposers;    // who proposed each
-  std::vector<double> best_ratio;        // best so far / exhaustive best after each measurement
+  std::vector<double> best_ratio;        // best so far / exhaustive best after each measurement (twins cost none)
   size_t to_tolerance = 0;               // measurements to within tolerance; 0 when never
 };
 

@@ -10,6 +10,9 @@
 
 #include "gpu/thread_pool.h"
 #include "kernels/spmm/spmm_family.h"
+#include "model/device_spec.h"
+#include "search/gpu_backend.h"
+#include "tests/search/loop_fakes.h"
 #include "tests/device/device_fixture.h"
 #include "workload/generators.h"
 
@@ -65,6 +68,46 @@ TEST_F(SpmmOnDevice, EveryConfigurationVerifies) {
     for (const auto& [config, m] : measure_all(w, problem, SpmmFamily().space(problem).enumerate(), 0.02))
       EXPECT_EQ(m.status, MeasureStatus::Ok)
           << SpmmFamily().space(problem).canonical(config) << " " << to_string(dtype) << ": " << m.message;
+  }
+}
+
+// heavy_light's thresholds make one plan where no row is longer than the smallest: the tuning
+// loop on the GPU backend measures it once, and the other thresholds carry that measurement.
+TEST_F(SpmmOnDevice, TheLoopMeasuresOncePlanTwinsTheDataMakes) {
+  const SpmmFamily family;
+  const Workload w{WorkloadKind::SparseMatrix, generate_stencil_2d(60)};  // rows of 5 nonzeros at most
+  const Problem problem = Problem::of(Dtype::F32, {{"k", 32}});
+  const ParameterSpace space = family.space(problem);
+  std::vector<Config> twins;
+  for (int64_t threshold : {64, 256, 1024}) {
+    Config c = space.first_valid();
+    c["schedule"] = 2;  // heavy_light
+    c["block"] = 128;
+    c["threshold"] = threshold;
+    ASSERT_TRUE(space.valid(c)) << space.canonical(c);
+    twins.push_back(c);
+  }
+  const NvrtcCompiler compiler;
+  CompileCache cache(compiler, 8, nullptr);
+  GpuLoopBackend backend(family, w, problem, false, spec_for_device(measurer().device()), cache, measurer(),
+                         [&](const Config& c) {
+                           KernelSource s = family.source(problem, c);
+                           return CompileRequest{std::move(s.code), std::move(s.entries), std::move(s.options),
+                                                 measurer().device().arch()};
+                         });
+  testing::ListTechnique list(twins);
+  testing::RecordingObserver observer;
+  ThreadPool pool(2);
+  LoopSettings settings;
+  settings.budget.measurements = 3;
+  settings.finalists = 0;
+  const TuneOutcome outcome = run_tuning_loop(space, {}, list, backend, pool, settings, observer);
+  EXPECT_EQ(outcome.measurements, 1);
+  ASSERT_EQ(observer.finished.size(), 3u);
+  ASSERT_TRUE(observer.finished[0].measured_ok()) << observer.finished[0].measurement->message;
+  for (size_t i = 1; i < 3; ++i) {
+    EXPECT_EQ(observer.finished[i].same_plan_as, space.canonical(twins[0]));
+    EXPECT_EQ(observer.finished[i].measurement->median_us, observer.finished[0].measurement->median_us);
   }
 }
 

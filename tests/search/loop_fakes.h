@@ -60,6 +60,9 @@ class FakeBackend : public LoopBackend {
     measured.push_back(c);
     return Measurement{MeasureStatus::Ok, time(c, call), 0.01, 10, 0, ""};
   }
+  // Every configuration its own plan unless a test says otherwise.
+  std::function<std::string(const Config&)> plan = [this](const Config& c) { return space.canonical(c); };
+  std::string plan_identity(const Config& c, const CompiledKernel&) override { return plan(c); }
   std::function<std::string(const Config&)> violation = [](const Config&) { return std::string(); };
   std::string launch_violation(const Config& c, const CompiledKernel&) override { return violation(c); }
   int vendor_calls = 0;

@@ -57,6 +57,44 @@ TEST_F(LoopFixture, StopsOnTheMeasurementBudgetAndMeasuresSeedsFirst) {
   EXPECT_EQ(observer.planned_total, 16);
 }
 
+TEST_F(LoopFixture, AConfigurationWhosePlanWasMeasuredCarriesThatMeasurementAndSpendsNoBudget) {
+  settings.budget.measurements = 3;
+  settings.finalists = 0;
+  // b = 9 runs b = 8's plan (as heavy_light's thresholds do where no row is heavy).
+  backend.plan = [&](const Config& c) { return space.canonical(cfg(c.at("a"), std::min<int64_t>(c.at("b"), 8))); };
+  ListTechnique list({cfg(8, 8), cfg(8, 9), cfg(4, 6), cfg(2, 2), cfg(1, 1)});
+  const TuneOutcome outcome = run(list);
+  EXPECT_EQ(outcome.stop_reason, "budget");
+  EXPECT_EQ(outcome.measurements, 3);
+  ASSERT_EQ(backend.measured.size(), 3u);
+  EXPECT_EQ(backend.measured[1], cfg(4, 6));
+  EXPECT_EQ(backend.measured[2], cfg(2, 2));
+  ASSERT_EQ(observer.finished.size(), 4u);
+  const CandidateOutcome& twin = observer.finished[1];
+  EXPECT_EQ(twin.config, cfg(8, 9));
+  EXPECT_EQ(twin.same_plan_as, space.canonical(cfg(8, 8)));
+  ASSERT_TRUE(twin.measured_ok());
+  EXPECT_DOUBLE_EQ(twin.measurement->median_us, bowl(cfg(8, 8)));
+  EXPECT_EQ(twin.measurement->message, "same plan as " + space.canonical(cfg(8, 8)));
+}
+
+TEST_F(LoopFixture, ARestartReadsAPlanTwinBackAsOne) {
+  settings.budget.measurements = 2;
+  settings.finalists = 0;
+  backend.plan = [&](const Config& c) { return space.canonical(cfg(c.at("a"), std::min<int64_t>(c.at("b"), 8))); };
+  // Committed before the restart: (8, 8) measured, (8, 9) carried over from it.
+  Measurement carried{MeasureStatus::Ok, bowl(cfg(8, 8)), 0.01, 10, 0, "same plan as " + space.canonical(cfg(8, 8))};
+  observer.previous[space.canonical(cfg(8, 8))] = Measurement{MeasureStatus::Ok, bowl(cfg(8, 8)), 0.01, 10, 0, ""};
+  observer.previous[space.canonical(cfg(8, 9))] = carried;
+  ListTechnique list({cfg(8, 8), cfg(8, 9), cfg(4, 6), cfg(2, 2)});
+  const TuneOutcome outcome = run(list);
+  // The replayed twin spends no budget now either: (4, 6) is the second measurement.
+  ASSERT_EQ(backend.measured.size(), 1u);
+  EXPECT_EQ(backend.measured[0], cfg(4, 6));
+  EXPECT_EQ(outcome.measurements, 2);
+  EXPECT_EQ(observer.finished[1].same_plan_as, space.canonical(cfg(8, 8)));
+}
+
 TEST_F(LoopFixture, StopsOnTheTimeBudget) {
   settings.budget.seconds = 0.05;
   backend.measure_delay = std::chrono::milliseconds(20);

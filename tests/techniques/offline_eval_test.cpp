@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -84,6 +85,34 @@ TEST_F(OfflineEval, APerfectModelNeedsOneMeasurement) {
       EXPECT_EQ(run.proposers.front(), "model_top_k");
     }
   }
+}
+
+TEST_F(OfflineEval, APlanTwinCostsNoMeasurementAndCarriesItsPlansTime) {
+  GroundTruthCase truth = cases_->front();
+  // The five slowest configurations make one plan and are the model's first five predictions;
+  // the measured best is its sixth.
+  std::vector<std::pair<double, std::string>> by_time;
+  for (const auto& [key, us] : truth.time_us)
+    if (std::isfinite(us)) by_time.emplace_back(us, key);
+  std::sort(by_time.begin(), by_time.end());
+  for (auto& [key, us] : truth.predicted_us) us = 1000;
+  const size_t n = by_time.size();
+  for (size_t i = 0; i < 5; ++i) {
+    truth.predicted_us[by_time[n - 1 - i].second] = 10.0 * (i + 1);
+    truth.plan[by_time[n - 1 - i].second] = "one plan";
+  }
+  truth.predicted_us[by_time[0].second] = 60;
+  EvalOptions options;
+  options.model_first = 6;
+  const EvalRun run = evaluate(Strategy::ModelTopKEnsemble, truth, *space_, 0, options);
+  ASSERT_GE(run.sequence.size(), 6u);
+  EXPECT_EQ(run.sequence[0], by_time[n - 1].second);
+  EXPECT_EQ(run.sequence[5], by_time[0].second);
+  // Two measurements: the plan's first configuration, whose time its twins carried, then the best.
+  EXPECT_EQ(run.to_tolerance, 2u);
+  ASSERT_GE(run.best_ratio.size(), 2u);
+  EXPECT_DOUBLE_EQ(run.best_ratio[0], by_time[n - 1].first / truth.best_us);
+  EXPECT_DOUBLE_EQ(run.best_ratio[1], 1.0);
 }
 
 TEST_F(OfflineEval, TheSeedIsMeasuredFirst) {
