@@ -42,7 +42,6 @@
 #include "gpu/thread_pool.h"
 #include "kernels/kernel_family.h"
 #include "model/calibration/calibration.h"
-#include "model/device_spec.h"
 #include "kernels/plan_identity.h"
 #include "model/first_cost_model.h"
 #include "model/saake/candidate_emulation.h"
@@ -105,9 +104,14 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-// The device the ground truth was measured on, as ktuned running there would describe it
-// (model/device_spec.h): the sm_90 table with the device's SMs, L2, clock and memory.
-GpuSpec measured_device(const json& device) { return spec_for_device(DeviceInfo::from_json(device)); }
+// The device the ground truth was measured on: the sm_90 table with its SM count, L2 and clock.
+GpuSpec measured_device(const json& device) {
+  GpuSpec gpu = spec_for_arch(device.value("arch", std::string("sm_90")));
+  gpu.sms = device.value("sms", gpu.sms);
+  gpu.l2_bytes = device.value("l2_bytes", gpu.l2_bytes);
+  if (device.contains("clock_khz")) gpu.clock_ghz = device["clock_khz"].get<double>() / 1e6;
+  return gpu;
+}
 
 // The family a truth measured: family_bench records "--family NAME" in its command; the SpMV
 // truths of the older spmv_bench record none.

@@ -18,12 +18,6 @@ GpuSpec spec_for_device(const DeviceInfo& device, const std::string& arch_overri
     // Double data rate: two transfers per memory clock over the bus.
     const double peak_gbs = 2.0 * device.memory_clock_khz * 1e3 * (device.memory_bus_width / 8.0) / 1e9;
     spec.dram_bandwidth_gbs = kSustainedDramFraction * peak_gbs;
-    // The emulator's DRAM gap was measured on another device's memory: an H100 (3.35 TB/s)
-    // streams at 0.70x the H200's rate (calibrations: 2.64 against 1.82 cycles a sector).
-    if (spec.timing_dram_peak_gbs > 0) {
-      timing(spec.timing, Resource::Dram).gap *= spec.timing_dram_peak_gbs / peak_gbs;
-      spec.timing_dram_peak_gbs = peak_gbs;
-    }
   }
   return spec;
 }

@@ -9,9 +9,7 @@
 namespace ktune {
 
 // `arch_override` (a flag) wins over the device's own architecture; without a device the
-// table of the architecture is returned as it is (sm_90 unless overridden). The emulator's
-// DRAM gap follows the device's memory; its other figures stay the table's until the device is
-// calibrated (model/calibration).
+// table of the architecture is returned as it is (sm_90 unless overridden).
 GpuSpec spec_for_device(const DeviceInfo& device, const std::string& arch_override = "");
 
 }  // namespace ktune

@@ -123,7 +123,6 @@ void use_h200_calibration(GpuSpec& s) {
   // sector of the data path (l2): the gather benchmark is bound by the first, streams by the
   // second.
   s.line_weights = {0.772, 3.40};
-  s.timing_dram_peak_gbs = 4814.3;  // 2 x 3.201 GHz x 752 bytes of HBM3e bus
   s.timing_source = "table";
 }
 

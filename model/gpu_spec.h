@@ -77,9 +77,6 @@ struct GpuSpec {
   int64_t unified_l1_shared_bytes = 0;
   std::vector<int> shared_carveouts;  // the carveouts the architecture offers, bytes, ascending
   ResourceTable timing{};       // latency and gap per resource, cycles
-  // The datasheet DRAM peak of the device `timing` was measured on (0: not from a device): a
-  // device with another peak scales the table's DRAM gap by the ratio (model/device_spec.h).
-  double timing_dram_peak_gbs = 0;
   LineWeights line_weights;     // what scattered accesses cost over streamed ones
   std::string timing_source = "table";  // "table" or "calibrated <fingerprint>"
 };

@@ -36,27 +36,6 @@ TEST(DeviceSpec, TheDevicesOwnFiguresReplaceTheTables) {
   EXPECT_DOUBLE_EQ(timing(s.timing, Resource::Dram).latency, timing(table.timing, Resource::Dram).latency);
 }
 
-DeviceInfo h100() {
-  DeviceInfo d = h200();
-  d.name = "NVIDIA H100 80GB HBM3";
-  d.l2_bytes = 52428800;
-  d.memory_clock_khz = 2619000;
-  d.memory_bus_width = 5120;
-  return d;
-}
-
-TEST(DeviceSpec, TheEmulatorsDramGapFollowsTheDevicesMemory) {
-  const double table_gap = timing(spec_for_arch("sm_90").timing, Resource::Dram).gap;
-  // The table is the H200's: its own memory leaves the gap as measured.
-  EXPECT_NEAR(timing(spec_for_device(h200()).timing, Resource::Dram).gap, table_gap, 1e-3 * table_gap);
-  // An H100's 3.35 TB/s: calibrated on one, the gap was 2.64 cycles a sector (bench/data/calibration_h100.json).
-  const GpuSpec h100_spec = spec_for_device(h100());
-  EXPECT_NEAR(timing(h100_spec.timing, Resource::Dram).gap, 2.64, 0.05);
-  EXPECT_NEAR(h100_spec.timing_dram_peak_gbs, 3352.3, 1.0);
-  // The latency and the other pipes are the table's.
-  EXPECT_DOUBLE_EQ(timing(h100_spec.timing, Resource::L2).gap, timing(spec_for_arch("sm_90").timing, Resource::L2).gap);
-}
-
 TEST(DeviceSpec, WithoutADeviceItIsTheTableOfTheArchitecture) {
   DeviceInfo none;
   EXPECT_EQ(spec_for_device(none).arch, "sm_90");
