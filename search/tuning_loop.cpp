@@ -119,7 +119,8 @@ class Loop {
   int proposed_ = 0, measured_ = 0, planned_ = 0, since_improvement_ = 0;
   int finalist_measurements_ = 0;  // planned re-measurements
   std::vector<CandidateOutcome> history_;  // measured ok, in landing order
-  std::map<std::string, CandidateOutcome> measured_plans_;  // by plan identity: the first measured
+  // By plan identity: the first configuration measured of it (key) and its measurement.
+  std::map<std::string, std::pair<std::string, Measurement>> measured_plans_;
   int new_measurements_ = 0;       // not replayed: what the ETA is based on
   double new_measure_seconds_ = 0;
   std::optional<double> vendor_us_;
@@ -180,16 +181,16 @@ CandidateOutcome Loop::take(Pending& p) {
   }
   const std::string plan = backend_.plan_identity(c.config, *c.kernel);
   if (const auto same = measured_plans_.find(plan); !plan.empty() && same != measured_plans_.end()) {
-    c.measurement = same->second.measurement;
-    c.same_plan_as = same->second.config_key;
-    const std::string& why = same->second.measurement->message;
+    c.measurement = same->second.second;
+    c.same_plan_as = same->second.first;
+    const std::string& why = same->second.second.message;
     c.measurement->message = std::string(kSamePlanAs) + c.same_plan_as + (why.empty() ? "" : ": " + why);
     return c;
   }
   c.measurement = backend_.measure(c.config, *c.kernel);
   ++new_measurements_;
   new_measure_seconds_ += seconds_since(began);
-  if (!plan.empty()) measured_plans_.emplace(plan, c);
+  if (!plan.empty()) measured_plans_.emplace(plan, std::make_pair(c.config_key, *c.measurement));
   return c;
 }
 
