@@ -8,6 +8,7 @@
 //
 // usage: emulator_accuracy [--truth FILE|DIR] [--family NAME] [--matrices DIR] [--only NAME] [--small]
 //                          [--dtype f32|f64|both] [--samples HEAVIEST,RANDOM] [--clock-ghz GHZ]
+//                          [--trace-budget WARP_INSTRUCTIONS]
 //                          [--calibration FILE] [--json FILE] [--md FILE] [--predictions-out FILE]
 //                          [--explain] [--first-model]
 // e.g. emulator_accuracy --truth OUT/spmm_ground_truth.json --only hammond
@@ -67,6 +68,7 @@ struct Options {
   bool first_model = false;
   std::vector<std::string> dtypes = {"f32", "f64"};
   SamplePlan samples{};
+  uint64_t trace_budget = 0;  // 0: the emulation's default (CandidateEmulationOptions)
   double clock_ghz = 0;  // 0: the device's clock from the truth's meta
 };
 
@@ -90,6 +92,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--explain") o.explain = true;
     else if (a == "--first-model") o.first_model = true;
     else if (a == "--clock-ghz") o.clock_ghz = std::stod(value());
+    else if (a == "--trace-budget") o.trace_budget = std::stoull(value());
     else if (a == "--dtype") {
       const std::string d = value();
       o.dtypes = d == "both" ? std::vector<std::string>{"f32", "f64"} : std::vector<std::string>{d};
@@ -243,6 +246,7 @@ json evaluate_workload(const Case& c, const Workload& w, const KernelFamily& fam
   const std::string dtype_name = entry["dtype"];
   CandidateEmulationOptions options;
   options.samples = o.samples;
+  if (o.trace_budget > 0) options.max_traced_warp_instructions_per_launch = o.trace_budget;
   std::vector<Candidate> done;
   json failures = json::array();
   std::optional<LaunchPlan> previous;
@@ -524,7 +528,10 @@ int main(int argc, char** argv) try {
                      {"family", family->name()},
                      {"device", truth["meta"]["device"].value("name", std::string("?"))},
                      {"samples", std::to_string(o.samples.heaviest) + " heaviest + " + std::to_string(o.samples.random) + " random (+ " +
-                                     std::to_string(o.samples.longest) + " longest by span in row-block launches)"},
+                                     std::to_string(o.samples.longest) + " longest by span in row-block launches; traced to " +
+                                     std::to_string(o.trace_budget > 0 ? o.trace_budget
+                                                                      : CandidateEmulationOptions{}.max_traced_warp_instructions_per_launch) +
+                                     " warp instructions a launch)"},
                      {"host", std::to_string(std::thread::hardware_concurrency()) + " hardware threads"},
                      {"clock_ghz", gpu.clock_ghz},
                      {"clock_source", clock_source},

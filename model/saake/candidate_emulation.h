@@ -39,10 +39,12 @@ struct CandidateEmulationOptions {
   // The interpreter runs about 2e7 a second on one core: this is under two seconds, where
   // PageRank on a road network of 0.3 M edges took 9e8 (45 s) per candidate.
   uint64_t max_program_warp_instructions = uint64_t{1} << 25;
-  // Warp instructions traced per launch at most: a trace costs about 50 bytes an instruction
-  // until the launch is timed, and a graph's heaviest blocks (its hubs) run millions each.
-  // Past it the launch's remaining sampled blocks run untraced (the first always is traced).
-  uint64_t max_traced_warp_instructions_per_launch = uint64_t{1} << 21;
+  // Warp instructions traced per launch at most. A traced instruction costs about half a
+  // microsecond to interpret and emulate (and 50 bytes until the launch is timed), and blocks
+  // can be large: SpMM's merge-path blocks run 10^5 each, a graph's hubs millions. Past it
+  // the launch's remaining sampled blocks run untraced; they come heaviest and lightest in
+  // turn, and the first two always are traced (bench/NOTES.md, "The emulator's trace budget").
+  uint64_t max_traced_warp_instructions_per_launch = uint64_t{1} << 15;
   // A program's launch with a native twin (LaunchPlan::twins) has only its sampled blocks
   // interpreted, then runs whole by its twin: a graph of millions of edges is followed at the
   // cost of its samples. Off: every block is interpreted (how the twins are checked).

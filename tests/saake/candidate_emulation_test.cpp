@@ -2,6 +2,7 @@
 // sampled blocks of small matrices and emulated on the sm_90 spec.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "model/saake/candidate_emulation.h"
@@ -79,20 +80,32 @@ TEST(CandidateEmulation, EveryScheduleGivesAFinitePositiveDeterministicPredictio
   }
 }
 
-// Past its trace budget a launch traces no more sampled blocks, but the heaviest first: on a
-// matrix with one huge row, one traced block still sees it, and the prediction stays close.
-TEST(CandidateEmulation, ALaunchPastItsTraceBudgetKeepsItsHeaviestSample) {
+// Past its trace budget a launch traces no more sampled blocks, but it always traces two, the
+// heaviest and the lightest sample: the fit of time to weight spans the samples' range, and the
+// cache estimate sees sectors that two blocks share. On a matrix with one huge row, the two
+// still see it, and the prediction stays close.
+TEST(CandidateEmulation, ALaunchPastItsTraceBudgetKeepsItsHeaviestAndLightestSamples) {
   const Workload w = workload_of(matrix_with_one_huge_row(20000, 40000));
-  const CandidatePrediction all = emulate(w, kRow, Dtype::F32);
-  CandidateEmulationOptions one;
-  one.max_traced_warp_instructions_per_launch = 1;
-  const CandidatePrediction first = emulate(w, kRow, Dtype::F32, one);
-  ASSERT_EQ(first.steps.size(), 1u);
-  EXPECT_GT(all.steps[0].prediction.samples.size(), 1u);
-  EXPECT_EQ(first.steps[0].prediction.samples.size(), 1u);
-  EXPECT_TRUE(std::isfinite(first.microseconds));
+  CandidateEmulationOptions unbounded;
+  unbounded.max_traced_warp_instructions_per_launch = UINT64_MAX;
+  const CandidatePrediction all = emulate(w, kRow, Dtype::F32, unbounded);
+  CandidateEmulationOptions tight;
+  tight.max_traced_warp_instructions_per_launch = 1;
+  const CandidatePrediction two = emulate(w, kRow, Dtype::F32, tight);
+  const auto& samples = all.steps.at(0).prediction.samples;
+  ASSERT_GT(samples.size(), 2u);
+  const auto by_weight = [](const SampledBlock& a, const SampledBlock& b) { return a.weight < b.weight; };
+  const double lightest = std::min_element(samples.begin(), samples.end(), by_weight)->weight;
+  const double heaviest = std::max_element(samples.begin(), samples.end(), by_weight)->weight;
+  ASSERT_LT(lightest, heaviest);
+  ASSERT_EQ(two.steps.size(), 1u);
+  const auto& traced = two.steps[0].prediction.samples;
+  ASSERT_EQ(traced.size(), 2u);
+  EXPECT_EQ(std::min(traced[0].weight, traced[1].weight), lightest);
+  EXPECT_EQ(std::max(traced[0].weight, traced[1].weight), heaviest);
+  EXPECT_LT(two.warp_instructions, all.warp_instructions);
   // The one row of 40000 nonzeros bounds the kernel's time either way.
-  EXPECT_NEAR(first.microseconds, all.microseconds, 0.25 * all.microseconds);
+  EXPECT_NEAR(two.microseconds, all.microseconds, 0.25 * all.microseconds);
 }
 
 TEST(CandidateEmulation, ALargerMatrixTakesLonger) {
