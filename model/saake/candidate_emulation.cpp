@@ -152,21 +152,21 @@ StepEmulation emulate_step(const ptx::PtxModule& module, const LaunchPlan& plan,
   // budget still has its slowest block and a light one, for the fit of time to weight to span
   // the samples' range and the cache estimate to see sectors two blocks share (with one
   // sampled block every sector looks private, and SDDMM's L2 hits fell from 80% to 3%).
-  std::vector<int64_t> by_weight = sampled;
+  std::vector<int64_t> trace_order = sampled;
   if (in.block_weights.size() == static_cast<size_t>(out.blocks)) {
-    std::stable_sort(by_weight.begin(), by_weight.end(),
+    std::stable_sort(trace_order.begin(), trace_order.end(),
                      [&](int64_t a, int64_t b) { return in.block_weights[a] > in.block_weights[b]; });
     std::vector<int64_t> ends;
-    for (size_t lo = 0, hi = by_weight.size(); lo < hi; ++lo) {
-      ends.push_back(by_weight[lo]);
-      if (lo + 1 < hi) ends.push_back(by_weight[--hi]);
+    for (size_t lo = 0, hi = trace_order.size(); lo < hi; ++lo) {
+      ends.push_back(trace_order[lo]);
+      if (lo + 1 < hi) ends.push_back(trace_order[--hi]);
     }
-    by_weight = std::move(ends);
+    trace_order = std::move(ends);
   }
   // A launch with a twin runs whole by the twin, from the state before the sampled blocks.
   if (twinned) memory.begin_undo();
   std::set<int64_t> done;
-  for (int64_t b : by_weight) {
+  for (int64_t b : trace_order) {
     if (in.samples.size() >= kAlwaysTraced && interpreter.warp_instructions() > options.max_traced_warp_instructions_per_launch) break;
     in.samples.push_back(interpreter.run_block(b, true));
     issue_like_ptxas(in.samples.back());
