@@ -331,13 +331,20 @@ __device__ __forceinline__ void kt_cp_async_wait() {
 }
 
 // The cp.async ring over `iterations` k-slices of one tile, from slice it0: KT_STAGES - 1 slices
-// in flight while `compute(sa_stage, sb_stage)` works on the oldest. sa and sb are the rings'
-// bases; the stage layouts are the kernel's (its padding), hence template parameters. Ends with
-// every copy landed, so the caller may reuse the ring.
-template <int A_LD, int B_LD, int A_STAGE, int B_STAGE, typename Compute>
+// in flight while a slice's STEPS k-steps compute. `load(sa_stage, sb_stage, step, buffer)`
+// reads a step's fragments from shared memory into one of two register buffers;
+// `compute(buffer, sa_stage, sb_stage, step, more)` multiplies a buffer's fragments and, where
+// `more`, reads that step of that stage into the other buffer as it goes. AHEAD computes each step
+// while the next one's fragments load, across a slice's end too, so that no product waits for
+// shared memory (STEPS even: every slice then starts on buffer 0); otherwise a step loads into
+// buffer 0, then computes. sa and sb are the rings' bases; the stage layouts are the kernel's (its
+// padding), hence template parameters. Ends with every copy landed, so the caller may reuse the
+// ring.
+template <int A_LD, int B_LD, int A_STAGE, int B_STAGE, int STEPS, bool AHEAD, typename Load, typename Compute>
 __device__ __forceinline__ void kt_ring_mainloop(KT_IN* sa, KT_IN* sb, const KT_IN* a, const KT_IN* b,
                                                  const KtSchedule& s, int row0, int col0, int it0, int iterations,
-                                                 Compute compute) {
+                                                 Load load, Compute compute) {
+  static_assert(!AHEAD || STEPS % 2 == 0, "a slice's steps alternate two fragment buffers");
   __syncthreads();  // every warp is done with the previous tile's slices
 #pragma unroll
   for (int st = 0; st < KT_STAGES - 1; ++st) {
@@ -345,17 +352,43 @@ __device__ __forceinline__ void kt_ring_mainloop(KT_IN* sa, KT_IN* sb, const KT_
       kt_load_stage<A_LD, B_LD>(sa + st * A_STAGE, sb + st * B_STAGE, a, b, s, row0, col0, (it0 + st) * KT_BK);
     kt_cp_async_commit();
   }
+  if (AHEAD) {
+    kt_cp_async_wait<KT_STAGES - 2>();  // slice 0 has landed (this thread's chunks)
+    __syncthreads();                    // ... every thread's
+    load(sa, sb, 0, 0);
+  }
   int read = 0, write = KT_STAGES - 1;
+#pragma unroll 1
   for (int i = 0; i < iterations; ++i) {
-    kt_cp_async_wait<KT_STAGES - 2>();  // slice i has landed (this thread's chunks)
-    __syncthreads();                    // ... every thread's, and slice i - 1's stage is free
+    if (!AHEAD) {
+      kt_cp_async_wait<KT_STAGES - 2>();  // slice i has landed (this thread's chunks)
+      __syncthreads();                    // ... every thread's, and slice i - 1's stage is free
+    }
+    // Slice i - 1's stage is free: every warp read its last fragments before the barrier above
+    // or (AHEAD) the one that let it read slice i's first.
     if (i + KT_STAGES - 1 < iterations)
       kt_load_stage<A_LD, B_LD>(sa + write * A_STAGE, sb + write * B_STAGE, a, b, s, row0, col0,
                                 (it0 + i + KT_STAGES - 1) * KT_BK);
     kt_cp_async_commit();
-    compute(sa + read * A_STAGE, sb + read * B_STAGE);
-    read = read + 1 == KT_STAGES ? 0 : read + 1;
     write = write + 1 == KT_STAGES ? 0 : write + 1;
+    const int next = read + 1 == KT_STAGES ? 0 : read + 1;
+#pragma unroll
+    for (int step = 0; step < STEPS; ++step) {
+      if (!AHEAD) {
+        load(sa + read * A_STAGE, sb + read * B_STAGE, step, 0);
+        compute(0, sa, sb, 0, false);
+      } else if (step + 1 < STEPS) {
+        compute(step % 2, sa + read * A_STAGE, sb + read * B_STAGE, step + 1, true);
+      } else {
+        const bool more = i + 1 < iterations;
+        if (more) {
+          kt_cp_async_wait<KT_STAGES - 2>();  // slice i + 1 has landed (this thread's chunks)
+          __syncthreads();                    // ... every thread's
+        }
+        compute(step % 2, sa + next * A_STAGE, sb + next * B_STAGE, 0, more);
+      }
+    }
+    read = next;
   }
   kt_cp_async_wait<0>();
 }

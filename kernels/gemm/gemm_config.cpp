@@ -10,8 +10,8 @@ namespace ktune {
 namespace {
 
 const std::vector<std::string> kDecompositions = {"data_parallel", "split_k", "stream_k", "hybrid", "persistent"};
-// The instruction computing the products: FMA for f32; FMA or DMMA (a warp's m16n8k16 or
-// m16n8k8 mma.sync, sm_90) for f64; for 16-bit inputs mma.sync (a warp's m16n8k16) or wgmma
+// The instruction computing the products: FMA for f32; FMA or DMMA (a warp's m16n8k8
+// mma.sync, sm_90) for f64; for 16-bit inputs mma.sync (a warp's m16n8k16) or wgmma
 // (a warpgroup's m64nNk16, sm_90a only).
 const std::vector<std::string> kF32Mma = {"fma"};
 const std::vector<std::string> kF64Mma = {"fma", "dmma"};
@@ -29,13 +29,14 @@ constexpr int64_t kDynamicSharedBytes = 232448;
 // (tests/kernels/gemm_compile_test.cpp). The SIMT kernel prefetches its next slice into
 // registers; the tensor kernel's slices go to shared memory by cp.async, so it holds only its
 // accumulators and one k-step's fragments, and one CTA an SM leaves it 255 registers; wgmma
-// reads both operands from shared memory and holds only the accumulators. DMMA holds a step's
-// A fragments and one B fragment at a time: a 32 x 64 warp tile (168) compiles in every layout;
-// 64 rows spill beside 32 columns (164 at m16n8k8 in layout nn), so its tiles stop at 32 rows.
+// reads both operands from shared memory and holds only the accumulators. DMMA holds two steps'
+// fragments (the next loads while this one computes): a 32 x 64 warp tile (224) takes 254-255
+// registers and compiles without spills in every layout from slices of 32, where slices of 16 and
+// 64 x 32 warp tiles spill 4-60 bytes.
 constexpr int64_t kMaxSimtDataRegisters = 80;
 constexpr int64_t kMaxTensorDataRegisters = 160;
 constexpr int64_t kMaxWgmmaDataRegisters = 128;
-constexpr int64_t kMaxDmmaDataRegisters = 176;
+constexpr int64_t kMaxDmmaDataRegisters = 224;
 // The partial tiles' workspace a configuration may ask for, and wgmma's staged operands.
 constexpr double kMaxWorkspaceBytes = 1024.0 * 1024 * 1024;
 constexpr double kMaxStagedBytes = 4.0 * 1024 * 1024 * 1024;
@@ -89,13 +90,11 @@ int64_t GemmConfig::shared_bytes(const GemmShape& s, const Precision& p) const {
     if (stores_by_tma(s)) return ring + threads() / 32 * kGemmTmaStoreBytes + 16 * stages + 8;
     return ring + 1024 + (loader == GemmLoader::Tma ? 16 * stages : 0);
   }
-  // Each operand's slice as it lies in memory, its rows padded: by 8 elements (gemm_tensor.cu),
-  // or for DMMA to 8 (mod 16) doubles where k runs along the row and by 2 where m or n does
-  // (gemm_dmma.cu).
-  const bool dmma = kernel == GemmKernel::Dmma;
-  const int64_t pad_k = dmma ? 8 - bk % 16 : 8, pad_mn = dmma ? 2 : 8;
-  const int64_t a_slice = s.a_transposed ? bk * (bm + pad_mn) : bm * (bk + pad_k);
-  const int64_t b_slice = s.b_transposed ? bn * (bk + pad_k) : bk * (bn + pad_mn);
+  // Each operand's slice as it lies in memory, its rows padded by 8 elements (gemm_tensor.cu) or
+  // for DMMA by 4 doubles (gemm_dmma.cu).
+  const int64_t pad = kernel == GemmKernel::Dmma ? 4 : 8;
+  const int64_t a_slice = s.a_transposed ? bk * (bm + pad) : bm * (bk + pad);
+  const int64_t b_slice = s.b_transposed ? bn * (bk + pad) : bk * (bn + pad);
   return stages * (a_slice + b_slice) * in;
 }
 
@@ -117,10 +116,8 @@ int64_t GemmConfig::data_registers(const Precision& p) const {
   // (ptxas holds a whole k-step's B: a 32 x 128 warp tile of 128 accumulators spills in tn).
   if (kernel == GemmKernel::Tensor) return accumulators_per_thread() + tm / 16 * 4 + tn / 8 * 2;
   if (kernel == GemmKernel::Wgmma) return accumulators_per_thread();  // operands stay in shared memory
-  if (kernel == GemmKernel::Dmma) {  // doubles: one m16n8kDK step's A fragments and one of B's
-    const int64_t dk = dmma_k();
-    return 2 * (accumulators_per_thread() + tm / 16 * dk / 2 + dk / 4);
-  }
+  if (kernel == GemmKernel::Dmma)  // doubles: two m16n8k8 steps' fragments, A's four per 16 rows, B's two per 8 columns
+    return 2 * (accumulators_per_thread() + 2 * (tm / 16 * 4 + tn / 8 * 2));
   const int64_t loads = (bm + bn) * bk / threads();
   const int64_t acc_words = static_cast<int64_t>(dtype_size(p.accumulate)) / 4;
   const int64_t in_words = static_cast<int64_t>(dtype_size(p.input)) / 4;
@@ -180,11 +177,14 @@ ParameterSpace gemm_space(const GemmShape& shape, const Precision& p) {
          return g.cluster == 1 || (g.loader == GemmLoader::Tma && whole_tiles);
        }},
       {"simt: micro-tiles of at most 8 x 8 and 1 or 2 stages; dmma: warp tiles of 16 x 8 blocks, one or two blocks "
-       "tall, and a ring of 2 or more stages",
+       "tall, a ring of 2 or more stages, k-slices of 16 or 32 (an even count of 8-deep steps), and 32 for a 32 x 64 "
+       "warp tile",
        [config](const Config& c) {
          const GemmConfig g = config(c);
          if (g.kernel == GemmKernel::Simt) return g.tm <= 8 && g.tn <= 8 && g.stages <= 2;
-         if (g.kernel == GemmKernel::Dmma) return (g.tm == 16 || g.tm == 32) && g.tn >= 8 && g.stages >= 2;
+         if (g.kernel == GemmKernel::Dmma)
+          return (g.tm == 16 || g.tm == 32) && g.tn >= 8 && g.stages >= 2 && g.bk >= 16 &&
+                 (g.tm * g.tn < 32 * 64 || g.bk == 32);
          return true;
        }},
       {"the micro-tile divides the block tile",

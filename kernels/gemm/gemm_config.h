@@ -64,8 +64,6 @@ struct GemmConfig {
   // (__launch_bounds__), which caps their registers to match: uncapped, a 128 x 128 tile took
   // 157 registers and ran one CTA an SM where its ring left room for two.
   int64_t resident_ctas(const GemmShape& s, const Precision& p) const;
-  // DMMA's instruction depth: m16n8k16, or m16n8k8 where a k-slice is 8 deep.
-  int64_t dmma_k() const { return bk >= 16 ? 16 : 8; }
 };
 
 // Whether `p` takes 16-bit inputs (bf16, f16): the m16n8k16 mma.sync and wgmma kernels' precisions.

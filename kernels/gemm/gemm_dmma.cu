@@ -1,79 +1,56 @@
 // Tensor-core GEMM for f64 (DMMA): a BM x BN tile per CTA, a TM x TN tile per warp of sm_90's
-// m16n8kDK mma.sync (DK 16, or 8 where a k-slice is 8 deep: sm_80's m8n8k4 reaches half their
-// rate on an H100, 33 against 66 TFLOP/s, bench/experiments/dmma_rate.cu), k-slices streamed
-// through a KT_STAGES-deep ring of shared memory filled by cp.async in 16-byte chunks (two
-// doubles), each operand's slice kept as it lies in memory. DMMA has no ldmatrix: a lane reads
-// its fragments straight from shared memory. The k positions an instruction sums over may be
-// relabelled alike in A and B, so a lane's k slot t + 4v reads k 8(v / 2) + 2t + v % 2: where k
-// runs along a row, each pair of its slots is one 16-byte load, and rows padded to 8 (mod 16)
-// doubles keep a quarter-warp's two rows in the two halves of the banks; where m or n runs
-// along the row, a half-warp's 4 x 4 scalar loads of k rows 2t take four bank groups with rows
-// of 2 (mod 8) doubles. Extra parameters (-D): KT_TM, KT_TN, KT_STAGES, KT_ALIGNED, and KT_DK (the
-// instruction depth, GemmConfig::dmma_k(), which also counts the fragments' registers on the host).
+// m16n8k8 mma.sync (m16n8k16 runs at the same rate and holds twice the fragments; sm_80's m8n8k4
+// at half of it, 33 against 66 TFLOP/s on an H100: bench/experiments/dmma_rate.cu), k-slices
+// streamed through a KT_STAGES-deep ring of shared memory filled by cp.async in 16-byte chunks
+// (two doubles), each operand's slice kept as it lies in memory. DMMA has no ldmatrix: a lane
+// reads its fragments from shared memory one 8-byte load each, in the fragment's own order (k t
+// and t + 4), a step ahead of the products (kt_ring_mainloop's AHEAD). 16-byte loads of k 2t and
+// 2t + 1 (k relabelled alike in A and B) halve the loads but hand A's two rows to the fragment
+// in the wrong registers: the moves, and the spills of a second buffer, cost 9-12% at 8192^3
+// and 4096^3 on an H200 (bench/results/dgemm_pipeline_h200_*.md). Every row of a stage is 4
+// (mod 16) doubles long, so a half-warp's 4 x 4 loads, four rows (or k rows) of four doubles,
+// fall in 16 distinct bank pairs. Extra parameters (-D): KT_TM, KT_TN, KT_STAGES, KT_ALIGNED;
+// KT_BK is 16 or 32 (an even count of 8-deep steps a slice).
+#define KT_STEPS (KT_BK / 8)
 #define KT_WARPS_N (KT_BN / KT_TN)
 #define KT_MT (KT_TM / 16)
 #define KT_NT (KT_TN / 8)
 #define KT_PER_THREAD (KT_MT * KT_NT * 4)
 #define KT_A_ROWS (KT_A_T ? KT_BK : KT_BM)
-#define KT_A_COLS (KT_A_T ? KT_BM : KT_BK)
 #define KT_B_ROWS (KT_B_T ? KT_BN : KT_BK)
-#define KT_B_COLS (KT_B_T ? KT_BK : KT_BN)
-#define KT_K_LD (KT_BK + 8 - KT_BK % 16)
-#define KT_A_LD (KT_A_T ? KT_BM + 2 : KT_K_LD)
-#define KT_B_LD (KT_B_T ? KT_K_LD : KT_BN + 2)
+#define KT_A_LD ((KT_A_T ? KT_BM : KT_BK) + 4)
+#define KT_B_LD ((KT_B_T ? KT_BK : KT_BN) + 4)
 #define KT_A_STAGE (KT_A_ROWS * KT_A_LD)
 #define KT_B_STAGE (KT_B_ROWS * KT_B_LD)
 
-// Where a lane's fragments start in a stage: its row `line0` (m or n) of an operand and its
-// first k, 2t; every fragment then lies a compile-time distance further (kt_pair), so a
-// slice's loads need one address (computing each from its row and k cost three integer
-// instructions a load: H100 profile of a7bd04b).
+// Where a lane's fragments start in a stage: its row `line0` (m or n) of an operand at k t.
+// Every fragment then lies a compile-time distance further (kt_element), so a step's loads need
+// one address (computing each from its row and k cost three integer instructions a load: H100
+// profile of a7bd04b).
 template <bool K_MAJOR, int LD>
 __device__ __forceinline__ int kt_lane_offset(int line0, int t) {
-  return K_MAJOR ? line0 * LD + 2 * t : 2 * t * LD + line0;
+  return K_MAJOR ? line0 * LD + t : t * LD + line0;
 }
 
-// The lane's k slots t + 4v and t + 4(v + 1) (v even) of one m16n8kDK step at kk, read as the
-// pair of row `line` (lines past the lane's own) of one operand from `lane_base` (the stage
-// plus kt_lane_offset): one 16-byte load where k runs along the rows (K_MAJOR), two scalar
-// ones otherwise.
+// The double `line` rows (m or n) and `k` past the lane's own, from `lane_base` (a stage plus
+// kt_lane_offset).
 template <bool K_MAJOR, int LD>
-__device__ __forceinline__ void kt_pair(const double* lane_base, int line, int kk, int v, double& x, double& y) {
-  const int k = kk + 8 * (v / 2);
-  if (K_MAJOR) {
-    const double2 p = *reinterpret_cast<const double2*>(lane_base + line * LD + k);
-    x = p.x;
-    y = p.y;
-  } else {
-    x = lane_base[k * LD + line];
-    y = lane_base[(k + 1) * LD + line];
-  }
+__device__ __forceinline__ double kt_element(const double* lane_base, int line, int k) {
+  return K_MAJOR ? lane_base[line * LD + k] : lane_base[k * LD + line];
 }
 
-// acc holds the warp's 16x8 blocks, block (i, j) at (i * KT_NT + j) * 4: a lane's rows g and
-// g + 8 (g = lane / 4), columns 2 (lane % 4) + 0/1. A's fragment r holds row g + 8 (r % 2) at
-// slot t + 4 (r / 2), B's fragment v column g at slot t + 4v. `a` and `b` are the stage's
-// slices at the lane's offsets.
-__device__ __forceinline__ void kt_compute(const double* a, const double* b, double (&acc)[KT_PER_THREAD]) {
+// A lane's fragments of an m16n8k8 step at kk: A block i holds (g, t), (g + 8, t), (g, t + 4),
+// (g + 8, t + 4) of its 16 rows, B block j (g, t), (g, t + 4) of its 8 columns (g = lane / 4,
+// t = lane % 4). `a` and `b` are a stage's slices at the lane's offsets.
+__device__ __forceinline__ void kt_load_a(const double* a, int kk, double (&fa)[KT_MT][4]) {
 #pragma unroll
-  for (int kk = 0; kk < KT_BK; kk += KT_DK) {
-    double fa[KT_MT][KT_DK / 2];
+  for (int i = 0; i < KT_MT; ++i)
 #pragma unroll
-    for (int i = 0; i < KT_MT; ++i)
+    for (int q = 0; q < 4; ++q) fa[i][q] = kt_element<!KT_A_T, KT_A_LD>(a, 16 * i + 8 * (q % 2), kk + 4 * (q / 2));
+}
+__device__ __forceinline__ void kt_load_b(const double* b, int kk, int j, double (&fb)[2]) {
 #pragma unroll
-      for (int h = 0; h < 2; ++h)
-#pragma unroll
-        for (int v = 0; v < KT_DK / 4; v += 2)
-          kt_pair<!KT_A_T, KT_A_LD>(a, i * 16 + 8 * h, kk, v, fa[i][2 * v + h], fa[i][2 * v + 2 + h]);
-#pragma unroll
-    for (int j = 0; j < KT_NT; ++j) {
-      double fb[KT_DK / 4];
-#pragma unroll
-      for (int v = 0; v < KT_DK / 4; v += 2) kt_pair<KT_B_T, KT_B_LD>(b, j * 8, kk, v, fb[v], fb[v + 1]);
-#pragma unroll
-      for (int i = 0; i < KT_MT; ++i) kt_dmma<KT_DK>(acc + (i * KT_NT + j) * 4, fa[i], fb);
-    }
-  }
+  for (int q = 0; q < 2; ++q) fb[q] = kt_element<KT_B_T, KT_B_LD>(b, 8 * j, kk + 4 * q);
 }
 
 extern "C" __global__ void __launch_bounds__(KT_THREADS, 1)
@@ -103,9 +80,23 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, 1)
     double acc[KT_PER_THREAD];
 #pragma unroll
     for (int q = 0; q < KT_PER_THREAD; ++q) acc[q] = 0.0;
-    kt_ring_mainloop<KT_A_LD, KT_B_LD, KT_A_STAGE, KT_B_STAGE>(
-        sa, sb, a_batch, b_batch, s, row0, col0, it0, iterations,
-        [&](const double* sa_stage, const double* sb_stage) { kt_compute(sa_stage + a_lane, sb_stage + b_lane, acc); });
+    // acc holds the warp's 16 x 8 blocks, block (i, j) at (i * KT_NT + j) * 4: a lane's rows g
+    // and g + 8, columns 2t + 0/1.
+    double fa[2][KT_MT][4], fb[2][KT_NT][2];
+    auto load = [&](const double* sa_stage, const double* sb_stage, int step, int buffer) {
+      kt_load_a(sa_stage + a_lane, step * 8, fa[buffer]);
+#pragma unroll
+      for (int j = 0; j < KT_NT; ++j) kt_load_b(sb_stage + b_lane, step * 8, j, fb[buffer][j]);
+    };
+    kt_ring_mainloop<KT_A_LD, KT_B_LD, KT_A_STAGE, KT_B_STAGE, KT_STEPS, true>(
+        sa, sb, a_batch, b_batch, s, row0, col0, it0, iterations, load,
+        [&](int buffer, const double* sa_stage, const double* sb_stage, int step, bool more) {
+          if (more) load(sa_stage, sb_stage, step, buffer ^ 1);
+#pragma unroll
+          for (int j = 0; j < KT_NT; ++j)
+#pragma unroll
+            for (int i = 0; i < KT_MT; ++i) kt_dmma<8>(acc + (i * KT_NT + j) * 4, fa[buffer][i], fb[buffer][j]);
+        });
     kt_finish_tile<KT_PER_THREAD, true>(
         s, blockIdx.x, tile, t_begin, it, seg_end, acc,
         [=](int q) { return wrow + q / (KT_NT * 4) * 16 + q % 4 / 2 * 8 + lane / 4; },

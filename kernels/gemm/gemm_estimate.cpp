@@ -22,7 +22,7 @@ constexpr double kL2Bytes = 50e6;
 // cycle; mma.sync reaches about two thirds of it.
 constexpr double kWgmmaMacsPerUnit = 2130.0 * 5.7;
 constexpr double kSyncMacsPerUnit = 1420.0 * 5.7;
-// An SM's f64 MACs in one unit through m16n8k16 DMMA: 67 TFLOP/s over 132 SMs at 1.755 GHz is
+// An SM's f64 MACs in one unit through DMMA: 67 TFLOP/s over 132 SMs at 1.755 GHz is
 // about 145 a cycle.
 constexpr double kDmmaMacsPerUnit = 145.0 * 5.7;
 // Shared memory's bytes an SM reads a cycle (ldmatrix's fragments), in units.

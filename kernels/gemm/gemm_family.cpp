@@ -125,8 +125,8 @@ std::vector<LaunchStep> gemm_launches(const GemmShape& s, const GemmConfig& c, c
 std::string GemmFamily::description() const {
   return "Dense C = A·B (batched), operands generated from their indices and stored row-major, "
          "A and B each as is or transposed (problem.layout: nn, nt, tn, tt). A BM x BN tile per "
-         "CTA through shared memory: SIMT FMA micro-tiles for f32 and f64, DMMA (m16n8k16 or m16n8k8 mma.sync from a "
-         "cp.async ring) for f64, m16n8k16 mma.sync fed by "
+         "CTA through shared memory: SIMT FMA micro-tiles for f32 and f64, DMMA (m16n8k8 mma.sync from a "
+         "cp.async ring, fragments a step ahead) for f64, m16n8k16 mma.sync fed by "
          "ldmatrix from a ring of cp.async stages, or (sm_90a) wgmma reading both operands "
          "from 128-byte-swizzled stages filled by cp.async or by TMA (one producer thread, mbarrier-signalled stages, "
          "optionally a cluster of 2 CTAs multicasting the operand their tiles share; an operand not stored k-major "
@@ -224,7 +224,6 @@ KernelSource GemmFamily::source(const Problem& p, const Config& config) const {
                  // 16-byte copies need each operand's rows to start 16-byte aligned.
                  std::string("-DKT_ALIGNED=") +
                      (s.rows_aligned(16 / static_cast<int64_t>(dtype_size(p.precision.input))) ? "1" : "0")};
-  if (c.kernel == GemmKernel::Dmma) src.options.push_back("-DKT_DK=" + std::to_string(c.dmma_k()));
   if (c.kernel == GemmKernel::Wgmma) src.options.push_back("-DKT_MIN_CTAS=" + std::to_string(c.resident_ctas(s, p.precision)));
   return src;
 }

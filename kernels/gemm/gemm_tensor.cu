@@ -63,28 +63,9 @@ __device__ __forceinline__ void kt_fragment_b(unsigned (&f)[4], const KT_IN* sb,
   else kt_ldmatrix_x4_trans(f, sb + (kk + lane % 8 + half_k) * KT_B_LD + n0 + half_n);
 }
 
-// acc holds the warp's m16n8 accumulators, block (i, j) at (i * KT_NT + j) * 4.
-__device__ __forceinline__ void kt_compute(const KT_IN* sa, const KT_IN* sb, float (&acc)[KT_PER_THREAD], int wrow,
-                                           int wcol, int lane) {
-#pragma unroll
-  for (int kk = 0; kk < KT_BK; kk += 16) {
-    unsigned fa[KT_MT][4];
-#pragma unroll
-    for (int i = 0; i < KT_MT; ++i) kt_fragment_a(fa[i], sa, wrow + i * 16, kk, lane);
-#pragma unroll
-    for (int j = 0; j < KT_NT; j += 2) {
-      unsigned fb[4];
-      kt_fragment_b(fb, sb, wcol + j * 8, kk, lane);
-#pragma unroll
-      for (int i = 0; i < KT_MT; ++i) {
-        kt_mma(acc + (i * KT_NT + j) * 4, fa[i], fb[0], fb[1]);
-        kt_mma(acc + (i * KT_NT + j + 1) * 4, fa[i], fb[2], fb[3]);
-      }
-    }
-  }
-}
-
-// The MAC loop over iterations [it0, it1) of one tile, into the warp's fragments.
+// The MAC loop over iterations [it0, it1) of one tile, into the warp's m16n8 accumulators
+// (block (i, j) at (i * KT_NT + j) * 4): a 16-deep step's A fragments for every 16 rows and B's
+// for every pair of n8 blocks, then their products.
 __device__ __forceinline__ void kt_mac_loop(const KT_IN* a, const KT_IN* b, const KtSchedule& s, int row0, int col0,
                                             int it0, int it1, KT_IN* smem, float (&acc)[KT_PER_THREAD], int wrow,
                                             int wcol, int lane) {
@@ -92,9 +73,24 @@ __device__ __forceinline__ void kt_mac_loop(const KT_IN* a, const KT_IN* b, cons
   KT_IN* sb = smem + KT_STAGES * KT_A_STAGE;
 #pragma unroll
   for (int q = 0; q < KT_PER_THREAD; ++q) acc[q] = 0.0f;
-  kt_ring_mainloop<KT_A_LD, KT_B_LD, KT_A_STAGE, KT_B_STAGE>(
+  unsigned fa[KT_MT][4], fb[KT_NT / 2][4];
+  kt_ring_mainloop<KT_A_LD, KT_B_LD, KT_A_STAGE, KT_B_STAGE, KT_BK / 16, false>(
       sa, sb, a, b, s, row0, col0, it0, it1 - it0,
-      [&](const KT_IN* sa_stage, const KT_IN* sb_stage) { kt_compute(sa_stage, sb_stage, acc, wrow, wcol, lane); });
+      [&](const KT_IN* sa_stage, const KT_IN* sb_stage, int step, int) {
+#pragma unroll
+        for (int i = 0; i < KT_MT; ++i) kt_fragment_a(fa[i], sa_stage, wrow + i * 16, step * 16, lane);
+#pragma unroll
+        for (int j = 0; j < KT_NT; j += 2) kt_fragment_b(fb[j / 2], sb_stage, wcol + j * 8, step * 16, lane);
+      },
+      [&](int, const KT_IN*, const KT_IN*, int, bool) {
+#pragma unroll
+        for (int j = 0; j < KT_NT; j += 2)
+#pragma unroll
+          for (int i = 0; i < KT_MT; ++i) {
+            kt_mma(acc + (i * KT_NT + j) * 4, fa[i], fb[j / 2][0], fb[j / 2][1]);
+            kt_mma(acc + (i * KT_NT + j + 1) * 4, fa[i], fb[j / 2][2], fb[j / 2][3]);
+          }
+      });
 }
 
 extern "C" __global__ void __launch_bounds__(KT_THREADS, 1)

@@ -126,14 +126,14 @@ TEST_F(GemmOnDevice, TensorCoreConfigurationsVerifyInEveryLayoutAlignedAndRagged
 }
 
 // DMMA (f64): every layout, rows of even length (16-byte copies) and odd (element by element),
-// warp tiles 16 x 8 to 32 x 64, m16n8k8 (bk 8) and m16n8k16, rings of 2 to 5 stages, every
+// warp tiles 16 x 8 to 32 x 64, slices of 16 and 32, rings of 2 to 5 stages, every
 // decomposition.
 TEST_F(GemmOnDevice, DmmaConfigurationsVerifyInEveryLayoutAlignedAndRagged) {
   const std::vector<Config> configs = {
-      tile("data_parallel", 64, 64, 16, 32, 32, 3, 1, 132, 1, 1), tile("data_parallel", 32, 16, 8, 16, 8, 2, 1, 132, 1, 1),
+      tile("data_parallel", 64, 64, 16, 32, 32, 3, 1, 132, 1, 1), tile("data_parallel", 32, 16, 16, 16, 8, 2, 1, 132, 1, 1),
       tile("split_k", 64, 64, 32, 32, 32, 4, 4, 132, 1, 1),      tile("stream_k", 64, 128, 32, 32, 32, 3, 1, 8, 1, 1),
       tile("hybrid", 128, 64, 16, 32, 32, 2, 1, 4, 2, 1),        tile("stream_k", 32, 64, 16, 16, 16, 5, 1, 132, 4, 1),
-      tile("data_parallel", 128, 128, 16, 32, 64, 3, 1, 132, 2, 1), tile("stream_k", 128, 128, 8, 32, 64, 4, 1, 132, 1, 1)};
+      tile("data_parallel", 128, 128, 32, 32, 64, 2, 1, 132, 2, 1), tile("stream_k", 64, 128, 32, 32, 64, 3, 1, 132, 1, 1)};
   for (const char* layout : {"nn", "nt", "tn", "tt"})
     for (const auto& [m, n, k, batch] : {std::array<int64_t, 4>{200, 136, 72, 2}, std::array<int64_t, 4>{77, 45, 53, 1}}) {
       const Problem problem = make_problem(family_, {{"m", m}, {"n", n}, {"k", k}, {"batch", batch}, {"layout", layout}},

@@ -103,10 +103,10 @@ TEST(GemmInterp, TheMmaSyncKernelsComputeTheSampledReference) {
         const bool f64 = dtype == Dtype::F64;
         const Problem p = make_problem(family, {{"m", m}, {"n", n}, {"k", k}, {"layout", layout}},
                                        f64 ? Precision::uniform(dtype) : Precision{dtype, Dtype::F32, Dtype::F32});
-        // DMMA: k-slices of 16 (m16n8k16) and 8 (m16n8k8).
+        // DMMA: k-slices of 16 and 32 (two and four m16n8k8 steps, the next loaded as one computes).
         const std::vector<Config> kernels =
             f64 ? std::vector<Config>{mma_sync("data_parallel", 32, 32, 16, 16, 16, 2, 1, 132, 1),
-                                      mma_sync("stream_k", 64, 32, 8, 32, 16, 3, 1, 4, 1)}
+                                      mma_sync("stream_k", 64, 32, 32, 32, 16, 3, 1, 4, 1)}
                 : std::vector<Config>{mma_sync("data_parallel", 32, 32, 32, 16, 16, 2, 1, 132, 0),
                                       mma_sync("stream_k", 64, 32, 16, 32, 16, 3, 1, 4, 0)};
         for (const Config& config : kernels) {

@@ -80,11 +80,12 @@ TEST(GemmCompile, ASampleOfEveryPrecisionAndLayoutCompilesForSm90WithoutSpills) 
             configs.push_back(c);
           }
         }
-      // DMMA's warp tiles, one to eight warps, rings of 2 to 4 stages, m16n8k8 and m16n8k16.
+      // DMMA's warp tiles, one to eight warps, the widest (32 x 64: two steps' fragments beside 64
+      // accumulators) among them, rings of 2 to 4 stages, slices of 16 and 32.
       if (precision.input == Dtype::F64)
         for (const auto& [bm, bn, bk, tm, tn, stages] :
-             {std::array<int64_t, 6>{64, 64, 16, 32, 32, 3}, {64, 128, 32, 32, 32, 3}, {32, 32, 8, 16, 16, 2},
-              {128, 128, 16, 32, 64, 3}, {128, 128, 8, 32, 64, 4}}) {
+             {std::array<int64_t, 6>{64, 64, 16, 32, 32, 3}, {64, 128, 32, 32, 32, 3}, {32, 32, 16, 16, 16, 2},
+              {128, 128, 32, 32, 64, 2}, {64, 128, 32, 32, 64, 2}, {128, 64, 32, 32, 64, 3}, {32, 64, 16, 16, 64, 4}}) {
           Config c = space.first_valid();
           c["mma"] = 1, c["decomposition"] = 2, c["split"] = 1, c["sk_grid"] = 132;
           c["bm"] = bm, c["bn"] = bn, c["bk"] = bk, c["tm"] = tm, c["tn"] = tn, c["stages"] = stages;
