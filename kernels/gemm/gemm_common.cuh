@@ -254,7 +254,8 @@ __device__ __forceinline__ void kt_fetch(const KT_IN* a, const KT_IN* b, const K
 }
 
 // cp.async, for the tensor-core kernels' rings of k-slices: one 16-byte chunk from global to
-// shared memory; a chunk outside the operand copies no bytes and fills its 16 with zeros.
+// shared memory; a chunk outside the operand reads no bytes (its address, which may lie past the
+// operand, is not dereferenced) and fills its 16 with zeros.
 __device__ __forceinline__ void kt_cp_async16(unsigned shared_address, const KT_IN* src, bool valid) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(shared_address), "l"(src), "r"(valid ? 16 : 0));
 }
@@ -289,10 +290,8 @@ __device__ __forceinline__ void kt_copy_slice(KT_IN* dst, const KT_IN* src, int 
     const int rows_left = rows_total - r0 - r;
     const unsigned to = (unsigned)__cvta_generic_to_shared(dst + r * LD + c);  // then compile-time offsets
 #pragma unroll
-    for (int i = 0; i < kChunks / KT_THREADS; ++i) {
-      const bool valid = inside && i * kStep < rows_left;
-      kt_cp_async16(to + i * kStep * LD * (int)sizeof(KT_IN), valid ? from + i * step : src, valid);
-    }
+    for (int i = 0; i < kChunks / KT_THREADS; ++i)
+      kt_cp_async16(to + i * kStep * LD * (int)sizeof(KT_IN), from + i * step, inside && i * kStep < rows_left);
   } else {
 #pragma unroll
     for (int i = 0; i < (kChunks + KT_THREADS - 1) / KT_THREADS; ++i) {
