@@ -254,13 +254,10 @@ __device__ __forceinline__ void kt_fetch(const KT_IN* a, const KT_IN* b, const K
 }
 
 // cp.async, for the tensor-core kernels' rings of k-slices: one 16-byte chunk from global to
-// shared memory, or where the chunk lies outside the operand 16 zero bytes stored directly (its
-// address, which may lie past the operand, is not read). Not cp.async's zero-filling form (a
-// source size of 0 or 16): ptxas then lets no two lanes share an L2 sector, and the DMMA kernel
-// read twice its operands' sectors from L2 (H200 profile, 8192^3: 4.3e9 sectors, 2.1e9 without).
+// shared memory; a chunk outside the operand reads no bytes (its address, which may lie past the
+// operand, is not dereferenced) and fills its 16 with zeros.
 __device__ __forceinline__ void kt_cp_async16(unsigned shared_address, const KT_IN* src, bool valid) {
-  if (valid) asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(shared_address), "l"(src));
-  else asm volatile("st.shared.v4.u32 [%0], {%1, %1, %1, %1};" ::"r"(shared_address), "r"(0));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(shared_address), "l"(src), "r"(valid ? 16 : 0));
 }
 __device__ __forceinline__ void kt_cp_async16(KT_IN* dst, const KT_IN* src, bool valid) {
   kt_cp_async16((unsigned)__cvta_generic_to_shared(dst), src, valid);

@@ -6,8 +6,8 @@
 // reads its fragments from shared memory one 8-byte load each, in the fragment's own order (k t
 // and t + 4), a step ahead of the products (kt_ring_mainloop's AHEAD). 16-byte loads of k 2t and
 // 2t + 1 (k relabelled alike in A and B) halve the loads but hand A's two rows to the fragment
-// in the wrong registers: the moves, and the spills of a second buffer, cost 9-12% at 8192^3
-// and 4096^3 on an H200 (bench/results/dgemm_pipeline_h200_*.md). Every row of a stage is 4
+// in the wrong registers: the moves, and the spills of a second buffer, cost 10-15% from 2048^3
+// to 8192^3 on an H200 (bench/results/dgemm_pipeline_h200_728275b.md). Every row of a stage is 4
 // (mod 16) doubles long, so a half-warp's 4 x 4 loads, four rows (or k rows) of four doubles,
 // fall in 16 distinct bank pairs. Extra parameters (-D): KT_TM, KT_TN, KT_STAGES, KT_ALIGNED;
 // KT_BK is 16 or 32 (an even count of 8-deep steps a slice).

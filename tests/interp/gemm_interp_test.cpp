@@ -99,7 +99,9 @@ TEST(GemmInterp, TheMmaSyncKernelsComputeTheSampledReference) {
   std::vector<PendingRun> runs;
   for (Dtype dtype : {Dtype::BF16, Dtype::F16, Dtype::F64})
     for (const char* layout : {"nn", "nt", "tn", "tt"})
-      for (const auto& [m, n, k] : {std::array<int64_t, 3>{64, 48, 96}, std::array<int64_t, 3>{33, 47, 65}}) {
+      // Aligned (16-byte copies; 88 leaves a k-tail the copy zero-fills), and ragged.
+      for (const auto& [m, n, k] : {std::array<int64_t, 3>{64, 48, 96}, std::array<int64_t, 3>{64, 48, 88},
+                                    std::array<int64_t, 3>{33, 47, 65}}) {
         const bool f64 = dtype == Dtype::F64;
         const Problem p = make_problem(family, {{"m", m}, {"n", n}, {"k", k}, {"layout", layout}},
                                        f64 ? Precision::uniform(dtype) : Precision{dtype, Dtype::F32, Dtype::F32});
