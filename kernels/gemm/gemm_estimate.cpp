@@ -32,10 +32,11 @@ constexpr double kSharedBytesPerUnit = 128.0 * 5.7;
 // the 24 H100 shapes of bench/data/gemm_h100_* (the TMA ring, whose consumers wait on an
 // mbarrier the copies complete, pays none: 4096^3, 128 x 256, 248 against 303 us).
 constexpr double kRingTurnUnits = 200;
-// DMMA's turn, about 285 cycles: its warps read a slice's fragments only after the barrier, so
-// every slice starts with its first products waiting on shared-memory loads (a third of a
-// warp's stalls at 8192^3, H100 profile of a7bd04b). Fitted on the f64 searches of
-// bench/data/gemm_h100_a7bd04b and _3ab5353 (25 to 100 rank them alike).
+// DMMA's turn, about 285 cycles a slice. Fitted on the f64 searches of bench/data/gemm_h100_a7bd04b
+// and _3ab5353 (25 to 100 rank them alike), when the kernel's warps read a slice's fragments only
+// after its barrier; since they load a step ahead (728275b) it has not been refitted, and still
+// ranks the H200 searches of bench/data/gemm_h200_78ee630 (median Spearman 0.94, the best in the
+// top 5 on 6 of 7: bench/results/emulator_accuracy_gemm_h200_78ee630_f64.md).
 constexpr double kDmmaTurnUnits = 50;
 
 // A CTA's start before its first product: launch, barrier set-up and the first slice's trip
