@@ -4,7 +4,7 @@
 // cublasLt's heuristic. Args: m, n, k, batch, transpose_first, transpose_second, ld_first,
 // ld_second, ldc, stride_first, stride_second, stride_c and the buffers first, second, c.
 // Inputs in the precision's input type, C in its output type, accumulating in f64 for f64 and
-// in f32 otherwise.
+// in f32 otherwise (tf32 inputs: f32 read by the tensor cores as tf32, FAST_TF32).
 #include <memory>
 #include <stdexcept>
 
@@ -21,7 +21,8 @@ constexpr uint64_t kLtWorkspaceBytes = 64ull << 20;
 
 cudaDataType cublas_type(Dtype d) {
   switch (d) {
-    case Dtype::F32: return CUDA_R_32F;
+    case Dtype::F32:
+    case Dtype::TF32: return CUDA_R_32F;  // tf32 is f32 in memory; the compute type says how it is read
     case Dtype::F64: return CUDA_R_64F;
     case Dtype::BF16: return CUDA_R_16BF;
     case Dtype::F16: return CUDA_R_16F;
@@ -60,7 +61,9 @@ struct GemmOperands {
     out = cublas_type(env.precision.output);
     const bool f64 = env.precision.accumulate == Dtype::F64;
     scale = f64 ? CUDA_R_64F : CUDA_R_32F;
-    compute = f64 ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F;
+    compute = f64 ? CUBLAS_COMPUTE_64F
+                  : env.precision.input == Dtype::TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32
+                                                       : CUBLAS_COMPUTE_32F;
   }
   const void* alpha() const { return scale == CUDA_R_64F ? static_cast<const void*>(&alpha64) : &alpha32; }
   const void* beta() const { return scale == CUDA_R_64F ? static_cast<const void*>(&beta64) : &beta32; }

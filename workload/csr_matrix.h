@@ -7,8 +7,9 @@ namespace ktune {
 
 // Element types of values. F16 and BF16 are storage types of dense (tensor) families; the
 // sparse families take F32 and F64; I32 is the graph families' integer answers (BFS depths,
-// component labels).
-enum class Dtype { F16, BF16, F32, F64, I32 };
+// component labels). TF32 is an input stored as f32 that the tensor cores read with a 10-bit
+// mantissa (the GEMM family's "tf32", cuBLAS's CUBLAS_COMPUTE_32F_FAST_TF32).
+enum class Dtype { F16, BF16, F32, F64, I32, TF32 };
 
 template <typename Value>
 struct CsrMatrix {

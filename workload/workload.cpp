@@ -44,6 +44,7 @@ const char* to_string(Dtype d) {
     case Dtype::F32: return "f32";
     case Dtype::F64: return "f64";
     case Dtype::I32: return "i32";
+    case Dtype::TF32: return "tf32";
   }
   return "?";
 }
@@ -54,7 +55,8 @@ Dtype dtype_from_string(const std::string& s) {
   if (s == "f16" || s == "float16" || s == "half") return Dtype::F16;
   if (s == "bf16" || s == "bfloat16") return Dtype::BF16;
   if (s == "i32" || s == "int32") return Dtype::I32;
-  throw InputError("unknown dtype '" + s + "' (expected f16, bf16, f32, f64 or i32)");
+  if (s == "tf32" || s == "tensorfloat32") return Dtype::TF32;
+  throw InputError("unknown dtype '" + s + "' (expected f16, bf16, tf32, f32, f64 or i32)");
 }
 
 size_t dtype_size(Dtype d) {
@@ -62,6 +64,7 @@ size_t dtype_size(Dtype d) {
     case Dtype::F16:
     case Dtype::BF16: return 2;
     case Dtype::F32:
+    case Dtype::TF32:
     case Dtype::I32: return 4;
     case Dtype::F64: return 8;
   }

@@ -25,6 +25,10 @@ T read(std::string_view bytes, size_t i) {
 }
 
 double unit_roundoff(Dtype d) { return d == Dtype::F64 ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24); }
+// How far the tensor cores' reading of an input may lie from the value stored: tf32 keeps 10 of
+// f32's 23 mantissa bits and may truncate (a relative 2^-10 each factor); the other inputs are
+// read as stored.
+double input_reading_error(Dtype d) { return d == Dtype::TF32 ? std::ldexp(1.0, -10) : 0.0; }
 double min_normal(Dtype d) {
   return d == Dtype::F64 ? std::numeric_limits<double>::min() : std::numeric_limits<float>::min();
 }
@@ -54,6 +58,7 @@ Verdict check_gemm_sample(const GemmShape& s, const Precision& p, const PlanOutp
       magnitude->second.size() != expected.size() * sizeof(double))
     return failed("the sampled elements to check C against are missing");
   const double u_acc = unit_roundoff(p.accumulate), u_out = unit_roundoff(output.dtype);
+  const double u_in = input_reading_error(p.input);
   Verdict v;
   v.ok = true;
   double scale = min_normal(output.dtype);
@@ -63,7 +68,7 @@ Verdict check_gemm_sample(const GemmShape& s, const Precision& p, const PlanOutp
     if (at < 0 || static_cast<size_t>(at) >= output.elements) return failed("a sampled element lies outside C");
     const double y = output_element(got, output.dtype, static_cast<size_t>(at));
     const double ref = expected[i];
-    const double bound = 2.0 * (static_cast<double>(s.k) + 2) * u_acc * read<double>(magnitude->second, i) +
+    const double bound = (2.0 * (static_cast<double>(s.k) + 2) * u_acc + 2.0 * u_in) * read<double>(magnitude->second, i) +
                          u_out * std::fabs(ref) + min_normal(output.dtype);
     const double error = std::isfinite(y) ? std::fabs(y - ref) : std::numeric_limits<double>::infinity();
     v.max_rel_error = std::max(v.max_rel_error, error / scale);

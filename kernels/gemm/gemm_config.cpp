@@ -11,10 +11,12 @@ namespace {
 
 const std::vector<std::string> kDecompositions = {"data_parallel", "split_k", "stream_k", "hybrid", "persistent"};
 // The instruction computing the products: FMA for f32; FMA or DMMA (a warp's m16n8k8
-// mma.sync, sm_90) for f64; for 16-bit inputs mma.sync (a warp's m16n8k16) or wgmma
-// (a warpgroup's m64nNk16, sm_90a only).
+// mma.sync, sm_90) for f64; FMA (f32's, more exact than asked) or the tf32 m16n8k8 mma.sync for
+// tf32, whose fragments lie as DMMA's (gemm_dmma.cu runs both); for 16-bit inputs mma.sync (a
+// warp's m16n8k16) or wgmma (a warpgroup's m64nNk16, sm_90a only).
 const std::vector<std::string> kF32Mma = {"fma"};
 const std::vector<std::string> kF64Mma = {"fma", "dmma"};
+const std::vector<std::string> kTf32Mma = {"fma", "tf32"};
 const std::vector<std::string> kTensorMma = {"sync", "wgmma"};
 // The wgmma kernel's loaders (GemmLoader); the other kernels have only cp.async or registers.
 const std::vector<std::string> kTensorLoaders = {"cp_async", "tma"};
@@ -90,11 +92,12 @@ int64_t GemmConfig::shared_bytes(const GemmShape& s, const Precision& p) const {
     if (stores_by_tma(s)) return ring + threads() / 32 * kGemmTmaStoreBytes + 16 * stages + 8;
     return ring + 1024 + (loader == GemmLoader::Tma ? 16 * stages : 0);
   }
-  // Each operand's slice as it lies in memory, its rows padded by 8 elements (gemm_tensor.cu) or
-  // for DMMA by 4 doubles (gemm_dmma.cu).
-  const int64_t pad = kernel == GemmKernel::Dmma ? 4 : 8;
-  const int64_t a_slice = s.a_transposed ? bk * (bm + pad) : bm * (bk + pad);
-  const int64_t b_slice = s.b_transposed ? bn * (bk + pad) : bk * (bn + pad);
+  // Each operand's slice as it lies in memory, its rows padded by 8 elements (gemm_tensor.cu); for
+  // DMMA and tf32 (gemm_dmma.cu) by 4 elements along k, and along m or n by 32 bytes' worth.
+  const int64_t k_pad = kernel == GemmKernel::Dmma ? 4 : 8;
+  const int64_t mn_pad = kernel == GemmKernel::Dmma ? 32 / in : 8;
+  const int64_t a_slice = s.a_transposed ? bk * (bm + mn_pad) : bm * (bk + k_pad);
+  const int64_t b_slice = s.b_transposed ? bn * (bk + k_pad) : bk * (bn + mn_pad);
   return stages * (a_slice + b_slice) * in;
 }
 
@@ -116,8 +119,10 @@ int64_t GemmConfig::data_registers(const Precision& p) const {
   // (ptxas holds a whole k-step's B: a 32 x 128 warp tile of 128 accumulators spills in tn).
   if (kernel == GemmKernel::Tensor) return accumulators_per_thread() + tm / 16 * 4 + tn / 8 * 2;
   if (kernel == GemmKernel::Wgmma) return accumulators_per_thread();  // operands stay in shared memory
-  if (kernel == GemmKernel::Dmma)  // doubles: two m16n8k8 steps' fragments, A's four per 16 rows, B's two per 8 columns
-    return 2 * (accumulators_per_thread() + 2 * (tm / 16 * 4 + tn / 8 * 2));
+  if (kernel == GemmKernel::Dmma) {  // two m16n8k8 steps' fragments, A's four per 16 rows, B's two per 8 columns
+    const int64_t words = static_cast<int64_t>(dtype_size(p.input)) / 4;  // 2 for f64, 1 for tf32
+    return words * (accumulators_per_thread() + 2 * (tm / 16 * 4 + tn / 8 * 2));
+  }
   const int64_t loads = (bm + bn) * bk / threads();
   const int64_t acc_words = static_cast<int64_t>(dtype_size(p.accumulate)) / 4;
   const int64_t in_words = static_cast<int64_t>(dtype_size(p.input)) / 4;
@@ -126,22 +131,22 @@ int64_t GemmConfig::data_registers(const Precision& p) const {
 }
 
 ParameterSpace gemm_space(const GemmShape& shape, const Precision& p) {
-  const bool tensor = gemm_16bit_inputs(p), f64 = p.input == Dtype::F64;
+  const bool tensor = gemm_16bit_inputs(p), f64 = p.input == Dtype::F64, tf32 = p.input == Dtype::TF32;
   ParameterSpace s;
   s.params = {
-      Parameter::enumeration("mma", tensor ? kTensorMma : f64 ? kF64Mma : kF32Mma),
+      Parameter::enumeration("mma", tensor ? kTensorMma : f64 ? kF64Mma : tf32 ? kTf32Mma : kF32Mma),
       Parameter::enumeration("decomposition", kDecompositions),
-      Parameter::power_of_two("bm", tensor ? 32 : 16, tensor ? 256 : 128),
-      Parameter::power_of_two("bn", tensor ? 32 : 16, tensor ? 256 : 128),
+      Parameter::power_of_two("bm", tensor ? 32 : 16, tensor || tf32 ? 256 : 128),
+      Parameter::power_of_two("bn", tensor ? 32 : 16, tensor || tf32 ? 256 : 128),
       Parameter::power_of_two("bk", tensor ? 16 : 8, tensor ? 64 : 32),
       // Simt: the thread's micro-tile (at most 8 x 8); sync, dmma: the warp's tile (m16n8k16
       // fragments with B by pairs; dmma: 16x8 blocks); wgmma: the warpgroup's (m64 blocks of n = tn).
-      Parameter::power_of_two("tm", tensor ? 16 : 1, tensor ? 128 : f64 ? 64 : 8),
-      Parameter::power_of_two("tn", tensor ? 16 : 1, tensor ? 256 : f64 ? 64 : 8),
+      Parameter::power_of_two("tm", tensor ? 16 : 1, tensor ? 128 : f64 || tf32 ? 64 : 8),
+      Parameter::power_of_two("tn", tensor ? 16 : 1, tensor ? 256 : f64 || tf32 ? 64 : 8),
       // Simt: 1 loads then computes, 2 prefetches the next slice into registers; on tensor
       // cores: the depth of the ring (slices in flight + the one computed), up to 7 where shared
       // memory holds them (a 64 x 128 wgmma tile in 6 stages ran 768^3 and 1000^3 7% faster than in 4).
-      Parameter::int_range("stages", tensor ? 2 : 1, tensor ? 7 : f64 ? 5 : 2),
+      Parameter::int_range("stages", tensor ? 2 : 1, tensor || tf32 ? 7 : f64 ? 5 : 2),
       Parameter::power_of_two("split", 1, 16),
       Parameter::int_range("sk_grid", 4, 4 * kGemmSms, 4),
       Parameter::power_of_two("raster", 1, 8),
@@ -176,16 +181,15 @@ ParameterSpace gemm_space(const GemmShape& shape, const Precision& p) {
          if (g.decomposition == GemmDecomposition::Persistent && g.loader != GemmLoader::Tma) return false;
          return g.cluster == 1 || (g.loader == GemmLoader::Tma && whole_tiles);
        }},
-      {"simt: micro-tiles of at most 8 x 8 and 1 or 2 stages; dmma: warp tiles of 16 x 8 blocks, one or two blocks "
-       "tall, a ring of 2 or more stages, k-slices of 16 or 32 (an even count of 8-deep steps), and 32 for a 32 x 64 "
-       "warp tile",
-       [config](const Config& c) {
+      {"simt: micro-tiles of at most 8 x 8 and 1 or 2 stages; dmma and tf32: warp tiles of 16 x 8 blocks, a ring "
+       "of 2 or more stages, k-slices of 16 or 32 (an even count of 8-deep steps); dmma's one or two blocks tall, "
+       "and slices of 32 for a 32 x 64 warp tile",
+       [config, tf32](const Config& c) {
          const GemmConfig g = config(c);
          if (g.kernel == GemmKernel::Simt) return g.tm <= 8 && g.tn <= 8 && g.stages <= 2;
-         if (g.kernel == GemmKernel::Dmma)
-          return (g.tm == 16 || g.tm == 32) && g.tn >= 8 && g.stages >= 2 && g.bk >= 16 &&
-                 (g.tm * g.tn < 32 * 64 || g.bk == 32);
-         return true;
+         if (g.kernel != GemmKernel::Dmma) return true;
+         if (g.tm < 16 || g.tn < 8 || g.stages < 2 || g.bk < 16) return false;
+         return tf32 || (g.tm <= 32 && (g.tm * g.tn < 32 * 64 || g.bk == 32));
        }},
       {"the micro-tile divides the block tile",
        [](const Config& c) { return c.at("bm") % c.at("tm") == 0 && c.at("bn") % c.at("tn") == 0; }},

@@ -1,6 +1,6 @@
 #pragma once
-// One GEMM configuration: the kernel (SIMT FMA for f32, and for f64 beside DMMA's m16n8kDK
-// mma.sync; for bf16/f16 tensor cores, by warp through mma.sync or by warpgroup through
+// One GEMM configuration: the kernel (SIMT FMA for f32, and for f64 and tf32 beside the m16n8k8
+// mma.sync of DMMA or tf32; for bf16/f16 tensor cores, by warp through mma.sync or by warpgroup through
 // sm_90a's wgmma), its block tile, its thread or warp tile and pipeline depth, and the decomposition
 // of the MAC-loop iterations over CTAs (gemm_schedule.h): data-parallel, fixed split-K,
 // Stream-K, or the two-tile Stream-K + data-parallel hybrid, with the Stream-K grid size; or
@@ -15,6 +15,8 @@
 namespace ktune {
 
 enum class GemmDecomposition { DataParallel, SplitK, StreamK, Hybrid, Persistent };
+// Dmma: the m16n8k8 mma.sync whose fragments a lane reads from shared memory one element each
+// (gemm_dmma.cu), f64's DMMA and tf32's alike.
 enum class GemmKernel { Simt, Tensor, Wgmma, Dmma };
 // How the wgmma kernel fills its ring: every thread's cp.async, or TMA from one producer thread
 // (gemm_wgmma_tma.cu), which alone can multicast a slice to a cluster of CTAs.
@@ -34,7 +36,7 @@ struct GemmConfig {
   GemmKernel kernel = GemmKernel::Simt;
   GemmDecomposition decomposition = GemmDecomposition::DataParallel;
   int64_t bm = 64, bn = 64, bk = 16;
-  int64_t tm = 4, tn = 4;  // Simt: a thread's micro-tile; Tensor, Dmma: a warp's tile; Wgmma: a warpgroup's
+  int64_t tm = 4, tn = 4;  // Simt: a thread's micro-tile; Tensor, Dmma (f64 or tf32): a warp's tile; Wgmma: a warpgroup's
   int64_t stages = 2;      // Simt: 1 load then compute, 2 prefetch; Tensor: slices in the cp.async ring
   int64_t split = 1;       // split-K factor
   int64_t sk_grid = kGemmSms;  // Stream-K CTAs; persistent: CTAs launched

@@ -41,18 +41,19 @@ Step scale(std::shared_ptr<const ParameterSpace> space, const char* parameter, b
 Config start(GemmDecomposition d, GemmKernel kernel, GemmLoader loader, int64_t cluster, const GemmShape& s,
              const Precision& p) {
   const bool tensor = kernel == GemmKernel::Tensor || kernel == GemmKernel::Wgmma, wgmma = kernel == GemmKernel::Wgmma;
-  const bool dmma = kernel == GemmKernel::Dmma;
+  const bool dmma = kernel == GemmKernel::Dmma, tf32 = dmma && p.input == Dtype::TF32;
   // mma.sync: four warps of 64 x 64 on a 128 x 128 tile, three slices in flight (CUTLASS's
-  // sm_80 default). wgmma: two warpgroups of 64 x 256 on a 128 x 256 tile, four 64-deep
-  // slices in the ring (what Hopper's fastest GEMMs use). DMMA: four warps of 32 x 32 on a
-  // 64 x 64 tile, three 16-deep slices.
+  // sm_80 default, for tf32 in 32-deep slices too). wgmma: two warpgroups of 64 x 256 on a
+  // 128 x 256 tile, four 64-deep slices in the ring (what Hopper's fastest GEMMs use). DMMA: four
+  // warps of 32 x 32 on a 64 x 64 tile, three 16-deep slices.
+  const bool big = tensor || tf32;
   Config c = {{"mma", wgmma || dmma ? 1 : 0},
               {"decomposition", static_cast<int64_t>(d)},
-              {"bm", tensor ? 128 : 64},
-              {"bn", wgmma ? 256 : tensor ? 128 : 64},
-              {"bk", wgmma ? 64 : tensor ? 32 : 16},
-              {"tm", tensor ? 64 : dmma ? 32 : 4},
-              {"tn", wgmma ? 256 : tensor ? 64 : dmma ? 32 : 4},
+              {"bm", big ? 128 : 64},
+              {"bn", wgmma ? 256 : big ? 128 : 64},
+              {"bk", wgmma ? 64 : big ? 32 : 16},
+              {"tm", big ? 64 : dmma ? 32 : 4},
+              {"tn", wgmma ? 256 : big ? 64 : dmma ? 32 : 4},
               {"stages", wgmma ? 4 : tensor || dmma ? 3 : 2},
               {"split", d == GemmDecomposition::SplitK ? 4 : 1},
               {"sk_grid", kGemmSms},
@@ -72,7 +73,8 @@ CanonicalMoves GemmFamily::canonical_moves(const Problem& p) const {
   CanonicalMoves moves;
   const std::vector<GemmKernel> kernels =
       gemm_16bit_inputs(p.precision)      ? std::vector<GemmKernel>{GemmKernel::Wgmma, GemmKernel::Tensor}
-      : p.precision.input == Dtype::F64 ? std::vector<GemmKernel>{GemmKernel::Dmma, GemmKernel::Simt}
+      : p.precision.input == Dtype::F64 || p.precision.input == Dtype::TF32
+          ? std::vector<GemmKernel>{GemmKernel::Dmma, GemmKernel::Simt}
                                           : std::vector<GemmKernel>{GemmKernel::Simt};
   // wgmma starts once with each loader; TMA's data-parallel grid once more in clusters of 2.
   auto add = [&](GemmDecomposition d, GemmKernel kernel, GemmLoader loader, int64_t cluster) {

@@ -25,6 +25,9 @@ constexpr double kSyncMacsPerUnit = 1420.0 * 5.7;
 // An SM's f64 MACs in one unit through DMMA: 67 TFLOP/s over 132 SMs at 1.755 GHz is
 // about 145 a cycle.
 constexpr double kDmmaMacsPerUnit = 145.0 * 5.7;
+// tf32's m16n8k8 mma.sync: dense tf32 runs at half of bf16's rate (495 against 989 TFLOP/s),
+// and mma.sync at about two thirds of it.
+constexpr double kTf32SyncMacsPerUnit = kSyncMacsPerUnit / 2;
 // Shared memory's bytes an SM reads a cycle (ldmatrix's fragments), in units.
 constexpr double kSharedBytesPerUnit = 128.0 * 5.7;
 // A cp.async ring's turn: each thread waits for its own copies of the slice, then the whole CTA
@@ -101,14 +104,16 @@ CtaCosts costs_of(const GemmShape& s, const GemmConfig& c, const Precision& p, c
     issue = 2 * loads;
     math = static_cast<double>(c.bk) * (c.tm + c.tn + fma * c.tm * c.tn);
   } else if (c.kernel == GemmKernel::Dmma) {
-    // Two doubles a copy; each warp reads its fragments of A and B from shared memory, and the
-    // SM's f64 tensor cores, one a scheduler, serve the resident CTAs' warps.
-    issue = loads / 2 * 4 + kDmmaTurnUnits;
+    // 16 bytes a copy; each warp reads its fragments of A and B from shared memory, and the
+    // SM's tensor cores, one a scheduler, serve the resident CTAs' warps.
+    const double per_copy = 16.0 / static_cast<double>(dtype_size(p.input));
+    issue = loads / per_copy * 4 + kDmmaTurnUnits;
     const double warps = static_cast<double>((c.bm / c.tm) * (c.bn / c.tn));
     const double cores = std::min(1.0, warps * resident / 4);
     const double macs = static_cast<double>(c.bm * c.bn * c.bk);
     const double fragment_bytes = warps * static_cast<double>((c.tm + c.tn) * c.bk) * dtype_size(p.input);
-    math = std::max(macs * resident / (kDmmaMacsPerUnit * cores), fragment_bytes * resident / kSharedBytesPerUnit);
+    const double rate = p.input == Dtype::TF32 ? kTf32SyncMacsPerUnit : kDmmaMacsPerUnit;
+    math = std::max(macs * resident / (rate * cores), fragment_bytes * resident / kSharedBytesPerUnit);
   } else {
     // Operands arrive by cp.async, 8 elements a copy and its address arithmetic. A warp's
     // 16x16x16 mma does 4096 MACs in about the issue time of 8 FMAs per lane; a warpgroup's

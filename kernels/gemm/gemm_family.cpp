@@ -125,8 +125,8 @@ std::vector<LaunchStep> gemm_launches(const GemmShape& s, const GemmConfig& c, c
 std::string GemmFamily::description() const {
   return "Dense C = A·B (batched), operands generated from their indices and stored row-major, "
          "A and B each as is or transposed (problem.layout: nn, nt, tn, tt). A BM x BN tile per "
-         "CTA through shared memory: SIMT FMA micro-tiles for f32 and f64, DMMA (m16n8k8 mma.sync from a "
-         "cp.async ring, fragments a step ahead) for f64, m16n8k16 mma.sync fed by "
+         "CTA through shared memory: SIMT FMA micro-tiles for f32, f64 and tf32, m16n8k8 mma.sync (DMMA for f64, "
+         "tf32 on f32 inputs) from a cp.async ring, fragments a step ahead, m16n8k16 mma.sync fed by "
          "ldmatrix from a ring of cp.async stages, or (sm_90a) wgmma reading both operands "
          "from 128-byte-swizzled stages filled by cp.async or by TMA (one producer thread, mbarrier-signalled stages, "
          "optionally a cluster of 2 CTAs multicasting the operand their tiles share; an operand not stored k-major "
@@ -148,7 +148,7 @@ ProblemSchema GemmFamily::problem_schema() const {
 
 std::vector<Precision> GemmFamily::precisions() const {
   return {Precision::uniform(Dtype::F32), Precision::uniform(Dtype::F64), {Dtype::BF16, Dtype::F32, Dtype::F32},
-          {Dtype::F16, Dtype::F32, Dtype::F32}};
+          {Dtype::F16, Dtype::F32, Dtype::F32}, {Dtype::TF32, Dtype::F32, Dtype::F32}};
 }
 
 void GemmFamily::check_problem(const Workload&, const Problem& p) const {

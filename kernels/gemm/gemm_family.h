@@ -1,7 +1,8 @@
 #pragma once
 // The GEMM family: C = A·B on generated operands (gemm_shape.h for the layouts,
-// gemm_operands.h for the values), f32 and f64 on SIMT FMAs, bf16 and f16 inputs with f32
-// accumulation and output on tensor cores, decomposed data-parallel, split-K, Stream-K or the
+// gemm_operands.h for the values), f32 on SIMT FMAs, f64 and tf32 (f32 inputs read as tf32)
+// on SIMT FMAs or m16n8k8 tensor cores, bf16 and f16 inputs with f32 accumulation and output
+// on tensor cores, decomposed data-parallel, split-K, Stream-K or the
 // hybrid (gemm_schedule.h); checked on a sample of C (gemm_reference.h).
 #include "kernels/kernel_family.h"
 

@@ -56,7 +56,8 @@ DeviceBuffer gemm_operand_buffer(const std::string& name, GemmOperand operand, d
     std::vector<std::byte> bytes(count * dtype_size(dtype));
     switch (dtype) {
       case Dtype::F64: fill<double>(bytes, operand, count, [](double v) { return v; }); break;
-      case Dtype::F32: fill<float>(bytes, operand, count, [](double v) { return static_cast<float>(v); }); break;
+      case Dtype::F32:
+      case Dtype::TF32: fill<float>(bytes, operand, count, [](double v) { return static_cast<float>(v); }); break;
       case Dtype::BF16:
         fill<uint16_t>(bytes, operand, count, [](double v) { return to_bf16_bits(static_cast<float>(v)); });
         break;

@@ -35,28 +35,41 @@ std::array<uint32_t, 8> vector_slots(const Operand& o, const PreparedKernel& k) 
   return slots;
 }
 
-// f64 m16n8k8 and m16n8k16: A's register r holds row g + 8 (r % 2) at k = t + 4 (r / 2), B's
-// register v column g at k = t + 4v, C and D as for f32 (elements 2t and 2t + 1 of rows g, g + 8).
-void exec_dmma(const Instruction& ins, const PreparedKernel& k, RegisterFile regs) {
+// The m16n8k8 and m16n8k16 whose registers hold one element each: f64's, and tf32's (m16n8k8)
+// on f32 words. A's register r holds row g + 8 (r % 2) at k = t + 4 (r / 2), B's register v
+// column g at k = t + 4v, C and D as for f32 (elements 2t and 2t + 1 of rows g, g + 8). `input`
+// reads an A or B register, `accumulator` a C register; `step` adds one product to a sum, and
+// `bits` writes a sum back.
+template <typename T, typename Input, typename Accumulator, typename Step, typename Bits>
+void exec_scalar_fragments(const Instruction& ins, const PreparedKernel& k, RegisterFile regs, Input input,
+                           Accumulator accumulator, Step step, Bits bits) {
   const std::array<uint32_t, 8> d = vector_slots(ins.operands[0], k), a = vector_slots(ins.operands[1], k),
                                 b = vector_slots(ins.operands[2], k), c = vector_slots(ins.operands[3], k);
   const int depth = ins.mma_k;
-  double A[16][16], B[16][8], C[16][8];
+  T A[16][16], B[16][8], C[16][8];
   for (uint32_t lane = 0; lane < 32; ++lane) {
     const int g = static_cast<int>(lane / 4), t = static_cast<int>(lane % 4);
-    for (int r = 0; r < depth / 2; ++r) A[g + 8 * (r % 2)][t + 4 * (r / 2)] = as_f64(regs.get(a[r], lane));
-    for (int v = 0; v < depth / 4; ++v) B[t + 4 * v][g] = as_f64(regs.get(b[v], lane));
-    for (int r = 0; r < 4; ++r) C[g + (r / 2) * 8][2 * t + r % 2] = as_f64(regs.get(c[r], lane));
+    for (int r = 0; r < depth / 2; ++r) A[g + 8 * (r % 2)][t + 4 * (r / 2)] = input(regs.get(a[r], lane));
+    for (int v = 0; v < depth / 4; ++v) B[t + 4 * v][g] = input(regs.get(b[v], lane));
+    for (int r = 0; r < 4; ++r) C[g + (r / 2) * 8][2 * t + r % 2] = accumulator(regs.get(c[r], lane));
   }
   for (uint32_t lane = 0; lane < 32; ++lane) {
     const int g = static_cast<int>(lane / 4), t = static_cast<int>(lane % 4);
     for (int r = 0; r < 4; ++r) {
       const int row = g + (r / 2) * 8, col = 2 * t + r % 2;
-      double sum = C[row][col];
-      for (int kk = 0; kk < depth; ++kk) sum = std::fma(A[row][kk], B[kk][col], sum);
-      regs.at(d[r], lane) = f64_to_bits(sum);
+      T sum = C[row][col];
+      for (int kk = 0; kk < depth; ++kk) sum = step(A[row][kk], B[kk][col], sum);
+      regs.at(d[r], lane) = bits(sum);
     }
   }
+}
+
+// tf32 keeps an f32's sign, exponent and top 10 mantissa bits (the tensor cores ignore the rest).
+float tf32_of(uint64_t word) {
+  const uint32_t kept = static_cast<uint32_t>(word) & 0xffffe000u;
+  float v;
+  std::memcpy(&v, &kept, 4);
+  return v;
 }
 
 }  // namespace
@@ -66,7 +79,17 @@ bool exec_mma(const Instruction& ins, const PreparedInstruction&, const Prepared
   if (ins.op != Opcode::Mma) return false;
   if (exec != 0xffffffffu) throw std::runtime_error("PTX interpreter: mma.sync.aligned run by part of a warp");
   if (ins.type == DataType::F64) {
-    exec_dmma(ins, k, regs);
+    exec_scalar_fragments<double>(
+        ins, k, regs, [](uint64_t w) { return as_f64(w); }, [](uint64_t w) { return as_f64(w); },
+        [](double x, double y, double sum) { return std::fma(x, y, sum); }, [](double v) { return f64_to_bits(v); });
+    return true;
+  }
+  if (ins.type2 == DataType::TF32) {
+    if (ins.mma_k != 8) throw std::runtime_error("PTX interpreter: tf32 mma is m16n8k8 here");
+    // Two 11-bit mantissas multiply exactly in an f32; the sum rounds as the tensor cores' f32 sum.
+    exec_scalar_fragments<float>(
+        ins, k, regs, tf32_of, [](uint64_t w) { return as_f32(w); },
+        [](float x, float y, float sum) { return sum + x * y; }, [](float v) { return f32_to_bits(v); });
     return true;
   }
   const std::array<uint32_t, 8> d = vector_slots(ins.operands[0], k), a = vector_slots(ins.operands[1], k),

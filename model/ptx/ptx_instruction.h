@@ -34,7 +34,7 @@ const char* opcode_name(Opcode op);
 
 // Bit width and kind of a PTX fundamental type; None where the instruction has no type.
 enum class DataType : uint8_t {
-  None, Pred, B8, B16, B32, B64, U8, U16, U32, U64, S8, S16, S32, S64, F16, F32, F64, BF16,
+  None, Pred, B8, B16, B32, B64, U8, U16, U32, U64, S8, S16, S32, S64, F16, F32, F64, BF16, TF32,
 };
 const char* type_name(DataType t);
 
@@ -45,7 +45,7 @@ inline int type_bits(DataType t) {  // 0 for None, 1 for Pred
     case DataType::Pred: return 1;
     case DataType::B8: case DataType::U8: case DataType::S8: return 8;
     case DataType::B16: case DataType::U16: case DataType::S16: case DataType::F16: case DataType::BF16: return 16;
-    case DataType::B32: case DataType::U32: case DataType::S32: case DataType::F32: return 32;
+    case DataType::B32: case DataType::U32: case DataType::S32: case DataType::F32: case DataType::TF32: return 32;
     case DataType::B64: case DataType::U64: case DataType::S64: case DataType::F64: return 64;
   }
   return 0;

@@ -17,8 +17,8 @@ const char* opcode_name(Opcode op) {
 
 const char* type_name(DataType t) {
   static const char* const names[] = {"",    "pred", "b8",  "b16", "b32", "b64", "u8",  "u16", "u32",
-                                      "u64", "s8",   "s16", "s32", "s64", "f16", "f32", "f64", "bf16"};
-  static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(DataType::BF16) + 1);
+                                      "u64", "s8",   "s16", "s32", "s64", "f16", "f32", "f64", "bf16", "tf32"};
+  static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(DataType::TF32) + 1);
   return names[static_cast<size_t>(t)];
 }
 

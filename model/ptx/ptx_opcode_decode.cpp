@@ -141,11 +141,15 @@ Instruction decode_opcode(std::string_view word, uint32_t line) {
       ins.mma_k = m == "m16n8k16" ? 16 : 8;
     } else if (ins.op == Opcode::Mma && (m == "row" || m == "col" || m == "sync" || m == "aligned")) {
       // the layout every mma.sync of these shapes takes (checked below)
-    } else if (ins.op == Opcode::Mma && m != "f32" && m != "f16" && m != "bf16" && m != "f64") {
+    } else if (ins.op == Opcode::Mma && m != "f32" && m != "f16" && m != "bf16" && m != "tf32" && m != "f64") {
       throw fail("this mma is not modelled (." + std::string(m) + ")");
     } else if (ins.op == Opcode::Mma) {
       // d, a, b, c: a and b alike, c as d (checked below)
-      const DataType t = m == "f32" ? DataType::F32 : m == "f16" ? DataType::F16 : m == "bf16" ? DataType::BF16 : DataType::F64;
+      const DataType t = m == "f32"    ? DataType::F32
+                         : m == "f16"  ? DataType::F16
+                         : m == "bf16" ? DataType::BF16
+                         : m == "tf32" ? DataType::TF32
+                                       : DataType::F64;
       if (mma_types == 0) ins.type = t;
       else if (mma_types == 1) ins.type2 = t;
       else if ((mma_types == 2 && t != ins.type2) || (mma_types == 3 && t != ins.type) || mma_types > 3)
@@ -234,9 +238,12 @@ Instruction decode_opcode(std::string_view word, uint32_t line) {
   if (ins.op == Opcode::CpAsync && !async_seen) throw fail("unknown opcode 'cp'");
   const bool half_inputs = ins.type == DataType::F32 && (ins.type2 == DataType::BF16 || ins.type2 == DataType::F16);
   const bool doubles = ins.type == DataType::F64 && ins.type2 == DataType::F64;
+  const bool tf32 = ins.type == DataType::F32 && ins.type2 == DataType::TF32;
   if (ins.op == Opcode::Mma && (mma_types != 4 || word.find(".row.col") == std::string_view::npos ||
-                                !((half_inputs && ins.mma_k == 16) || (doubles && ins.mma_k != 0))))
-    throw fail("this mma is not modelled (only row.col m16n8k16 of bf16 or f16 into f32, and m16n8k8 or m16n8k16 of f64)");
+                                !((half_inputs && ins.mma_k == 16) || (doubles && ins.mma_k != 0) ||
+                                  (tf32 && ins.mma_k == 8))))
+    throw fail("this mma is not modelled (only row.col m16n8k16 of bf16 or f16 into f32, m16n8k8 of tf32 into f32, "
+               "and m16n8k8 or m16n8k16 of f64)");
   if (ins.op == Opcode::Ldmatrix && (ins.type != DataType::B16 || ins.space != StateSpace::Shared))
     throw fail("ldmatrix needs .shared.b16");
   if (ins.op != Opcode::Mma && (ins.type == DataType::F16 || ins.type2 == DataType::F16 ||

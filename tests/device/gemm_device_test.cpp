@@ -125,21 +125,28 @@ TEST_F(GemmOnDevice, TensorCoreConfigurationsVerifyInEveryLayoutAlignedAndRagged
   expect_every_one_verifies();
 }
 
-// DMMA (f64): every layout, rows of even length (16-byte copies) and odd (element by element),
-// warp tiles 16 x 8 to 32 x 64, slices of 16 and 32, rings of 2 to 5 stages, every
-// decomposition.
-TEST_F(GemmOnDevice, DmmaConfigurationsVerifyInEveryLayoutAlignedAndRagged) {
+// The m16n8k8 kernel, f64's DMMA and tf32's: every layout, rows of even length (16-byte copies)
+// and odd (element by element), warp tiles 16 x 8 to 32 x 64 (tf32 to 64 x 64), slices of 16 and
+// 32, rings of 2 to 5 stages, every decomposition.
+TEST_F(GemmOnDevice, DmmaAndTf32ConfigurationsVerifyInEveryLayoutAlignedAndRagged) {
   const std::vector<Config> configs = {
       tile("data_parallel", 64, 64, 16, 32, 32, 3, 1, 132, 1, 1), tile("data_parallel", 32, 16, 16, 16, 8, 2, 1, 132, 1, 1),
       tile("split_k", 64, 64, 32, 32, 32, 4, 4, 132, 1, 1),      tile("stream_k", 64, 128, 32, 32, 32, 3, 1, 8, 1, 1),
       tile("hybrid", 128, 64, 16, 32, 32, 2, 1, 4, 2, 1),        tile("stream_k", 32, 64, 16, 16, 16, 5, 1, 132, 4, 1),
       tile("data_parallel", 128, 128, 32, 32, 64, 2, 1, 132, 2, 1), tile("stream_k", 64, 128, 32, 32, 64, 3, 1, 132, 1, 1)};
-  for (const char* layout : {"nn", "nt", "tn", "tt"})
-    for (const auto& [m, n, k, batch] : {std::array<int64_t, 4>{200, 136, 72, 2}, std::array<int64_t, 4>{77, 45, 53, 1}}) {
-      const Problem problem = make_problem(family_, {{"m", m}, {"n", n}, {"k", k}, {"batch", batch}, {"layout", layout}},
-                                           Precision::uniform(Dtype::F64));
-      for (const Config& config : configs) add(problem, config, std::string(layout) + " " + shape_name(m, n, k));
-    }
+  const std::vector<Config> tf32_only = {tile("data_parallel", 128, 128, 32, 64, 64, 3, 1, 132, 1, 1),
+                                         tile("stream_k", 256, 128, 16, 64, 64, 2, 1, 132, 2, 1),
+                                         tile("hybrid", 128, 64, 32, 64, 32, 4, 1, 4, 1, 1)};
+  for (const Precision& precision : {Precision::uniform(Dtype::F64), Precision{Dtype::TF32, Dtype::F32, Dtype::F32}})
+    for (const char* layout : {"nn", "nt", "tn", "tt"})
+      for (const auto& [m, n, k, batch] : {std::array<int64_t, 4>{200, 136, 72, 2}, std::array<int64_t, 4>{77, 45, 53, 1}}) {
+        const Problem problem =
+            make_problem(family_, {{"m", m}, {"n", n}, {"k", k}, {"batch", batch}, {"layout", layout}}, precision);
+        std::vector<Config> these = configs;
+        if (precision.input == Dtype::TF32) these.insert(these.end(), tf32_only.begin(), tf32_only.end());
+        for (const Config& config : these)
+          add(problem, config, std::string(layout) + " " + shape_name(m, n, k) + " " + to_string(precision));
+      }
   expect_every_one_verifies();
 }
 

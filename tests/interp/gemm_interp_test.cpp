@@ -84,7 +84,7 @@ TEST(GemmInterp, EveryDecompositionComputesTheSampledReference) {
   }
 }
 
-// mma 0 is sync for bf16 and f16, 1 is dmma for f64.
+// mma 0 is sync for bf16 and f16, 1 is dmma for f64 and tf32 for tf32 (one kernel).
 Config mma_sync(const char* decomposition, int64_t bm, int64_t bn, int64_t bk, int64_t tm, int64_t tn, int64_t stages,
                 int64_t split, int64_t sk_grid, int64_t mma) {
   Config c = tile(decomposition, bm, bn, bk, tm, tn, stages, split, sk_grid);
@@ -97,17 +97,18 @@ TEST(GemmInterp, TheMmaSyncKernelsComputeTheSampledReference) {
   const Workload dense{WorkloadKind::Dense, {}};
   ThreadPool pool;
   std::vector<PendingRun> runs;
-  for (Dtype dtype : {Dtype::BF16, Dtype::F16, Dtype::F64})
+  for (Dtype dtype : {Dtype::BF16, Dtype::F16, Dtype::F64, Dtype::TF32})
     for (const char* layout : {"nn", "nt", "tn", "tt"})
       // Aligned (16-byte copies; 88 leaves a k-tail the copy zero-fills), and ragged.
       for (const auto& [m, n, k] : {std::array<int64_t, 3>{64, 48, 96}, std::array<int64_t, 3>{64, 48, 88},
                                     std::array<int64_t, 3>{33, 47, 65}}) {
-        const bool f64 = dtype == Dtype::F64;
+        const bool f64 = dtype == Dtype::F64, k8 = f64 || dtype == Dtype::TF32;
         const Problem p = make_problem(family, {{"m", m}, {"n", n}, {"k", k}, {"layout", layout}},
                                        f64 ? Precision::uniform(dtype) : Precision{dtype, Dtype::F32, Dtype::F32});
-        // DMMA: k-slices of 16 and 32 (two and four m16n8k8 steps, the next loaded as one computes).
+        // DMMA and tf32: k-slices of 16 and 32 (two and four m16n8k8 steps, the next loaded as one
+        // computes).
         const std::vector<Config> kernels =
-            f64 ? std::vector<Config>{mma_sync("data_parallel", 32, 32, 16, 16, 16, 2, 1, 132, 1),
+            k8 ? std::vector<Config>{mma_sync("data_parallel", 32, 32, 16, 16, 16, 2, 1, 132, 1),
                                       mma_sync("stream_k", 64, 32, 32, 32, 16, 3, 1, 4, 1)}
                 : std::vector<Config>{mma_sync("data_parallel", 32, 32, 32, 16, 16, 2, 1, 132, 0),
                                       mma_sync("stream_k", 64, 32, 16, 32, 16, 3, 1, 4, 0)};

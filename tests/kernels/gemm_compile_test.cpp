@@ -92,6 +92,18 @@ TEST(GemmCompile, ASampleOfEveryPrecisionAndLayoutCompilesForSm90WithoutSpills) 
           EXPECT_TRUE(space.valid(c)) << nlohmann::json(c).dump() << ": " << space.violation(c);
           configs.push_back(c);
         }
+      // tf32's warp tiles up to 64 x 64 (one step's 16 + 16 fragments beside 128 accumulators, two
+      // steps held), one to eight warps, slices of 16 and 32, rings of 2 to 5 stages.
+      if (precision.input == Dtype::TF32)
+        for (const auto& [bm, bn, bk, tm, tn, stages] :
+             {std::array<int64_t, 6>{128, 128, 32, 64, 64, 3}, {128, 128, 16, 64, 64, 5}, {256, 128, 32, 64, 64, 3},
+              {128, 256, 16, 64, 64, 2}, {64, 64, 32, 32, 32, 4}, {32, 32, 16, 16, 8, 2}, {128, 64, 32, 64, 32, 4}}) {
+          Config c = space.first_valid();
+          c["mma"] = 1, c["decomposition"] = 2, c["split"] = 1, c["sk_grid"] = 132;
+          c["bm"] = bm, c["bn"] = bn, c["bk"] = bk, c["tm"] = tm, c["tn"] = tn, c["stages"] = stages;
+          EXPECT_TRUE(space.valid(c)) << nlohmann::json(c).dump() << ": " << space.violation(c);
+          configs.push_back(c);
+        }
       for (const Config& config : configs)
         compilations.push_back(compile_on(pool, compiler, family, problem, config,
                                           space.canonical(config) + " " + layouts[l] + " " + to_string(precision)));

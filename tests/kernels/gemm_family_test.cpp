@@ -2,6 +2,7 @@
 // iteration space, the sampled reference and its check, the space, the cuBLAS argument mapping.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <set>
 
@@ -41,6 +42,7 @@ TEST(GemmFamily, OneTypeNamesTheFamilysPrecisionWithThatInput) {
   EXPECT_EQ(to_string(problem({}, Precision::uniform(Dtype::BF16)).precision), "bf16:f32:f32");
   EXPECT_EQ(to_string(problem({}, Precision::uniform(Dtype::F16)).precision), "f16:f32:f32");
   EXPECT_EQ(to_string(problem({}, Precision::uniform(Dtype::F64)).precision), "f64");
+  EXPECT_EQ(to_string(problem({}, precision_from_string("tf32")).precision), "tf32:f32:f32");
   EXPECT_EQ(problem({}).key(), R"({"batch":1,"k":128,"layout":"nn","m":128,"n":128})");
 }
 
@@ -166,6 +168,33 @@ TEST(GemmCheck, PassesTheProductAndFailsAMissingTermOrAnUnwrittenElement) {
     std::memcpy(&wrong[at * 4], &nan, 4);
     EXPECT_FALSE(family.verify(p, plan.outputs[0], wrong, expected, data).ok);
   }
+}
+
+// tf32 reads its inputs with 10 mantissa bits: an error the truncation of both factors allows
+// passes under tf32 and fails under f32; twice that fails under both.
+TEST(GemmCheck, Tf32AllowsItsInputsTruncationAndNoMore) {
+  const Problem f32 = problem({{"m", 40}, {"n", 30}, {"k", 700}});
+  const Problem tf32 = problem({{"m", 40}, {"n", 30}, {"k", 700}}, precision_from_string("tf32"));
+  const GemmShape s = GemmShape::of(f32);
+  const Workload dense{WorkloadKind::Dense, {}};
+  const LaunchPlan plan = family.prepare(dense, tf32, family.space(tf32).first_valid());
+  const std::vector<double> expected = family.reference(dense, tf32).at("c");
+  CheckData data;
+  for (const auto& [name, bytes] : plan.check_data) data[name] = bytes.view();
+  const std::string exact = full_c(s);
+  EXPECT_TRUE(family.verify(tf32, plan.outputs[0], exact, expected, data).ok);
+  int64_t at;
+  std::memcpy(&at, plan.check_data.at("sample_index").data() + 5 * sizeof at, sizeof at);
+  const GemmSampleValue ref = gemm_reference_at(s, at);
+  auto off_by = [&](double units) {
+    std::string got = exact;
+    const float v = static_cast<float>(ref.value + units * std::ldexp(1.0, -10) * ref.magnitude);
+    std::memcpy(&got[static_cast<size_t>(at) * 4], &v, 4);
+    return got;
+  };
+  EXPECT_TRUE(family.verify(tf32, plan.outputs[0], off_by(1.5), expected, data).ok);
+  EXPECT_FALSE(family.verify(f32, plan.outputs[0], off_by(1.5), expected, data).ok);
+  EXPECT_FALSE(family.verify(tf32, plan.outputs[0], off_by(-3.0), expected, data).ok);
 }
 
 TEST(GemmSpace, IsTooLargeToListAndSampledValid) {
@@ -444,6 +473,30 @@ TEST(GemmSpace, DmmaIsAnF64InstructionOnWarpTilesOfSixteenByEightBlocks) {
   dmma["bm"] = 16;
   dmma["tn"] = 16;
   EXPECT_NE(refusal(s, dmma).find("warp tiles of 16 x 8 blocks"), std::string::npos) << refusal(s, dmma);
+}
+
+// tf32 runs the m16n8k8 kernel on f32 inputs, with warp tiles up to 64 x 64 (f64's stop at 32
+// rows), its k-major rows padded by 4 floats and its m- or n-major rows by 8 (32 bytes, as f64's 4).
+TEST(GemmSpace, Tf32IsTheM16n8k8KernelOnFloatsWithWiderWarpTiles) {
+  const GemmFamily gemm;
+  const Problem tf32 = make_problem(gemm, {{"m", 512}, {"n", 512}, {"k", 512}}, precision_from_string("tf32"));
+  const Problem f64 = make_problem(gemm, {{"m", 512}, {"n", 512}, {"k", 512}}, Precision::uniform(Dtype::F64));
+  nlohmann::json c = {{"mma", "tf32"}, {"decomposition", "data_parallel"}, {"bm", 128}, {"bn", 128}, {"bk", 32},
+                      {"tm", 64}, {"tn", 64}, {"stages", 3}, {"split", 1}, {"sk_grid", kGemmSms}, {"raster", 1},
+                      {"loader", "cp_async"}, {"cluster", 1}};
+  const ParameterSpace s = gemm.space(tf32);
+  ASSERT_EQ(refusal(s, c), "");
+  const GemmConfig g = GemmConfig::from(s.from_json(c), tf32.precision);
+  EXPECT_EQ(g.kernel, GemmKernel::Dmma);
+  // nn: A k-major (128 rows of 32 + 4), B n-major (32 rows of 128 + 8), three stages of floats.
+  EXPECT_EQ(g.shared_bytes(GemmShape::of(tf32), tf32.precision), 3 * (128 * 36 + 32 * 136) * 4);
+  // One register a float: 128 accumulators and two steps of 16 + 16 fragments.
+  EXPECT_EQ(g.data_registers(tf32.precision), 128 + 2 * 32);
+  c["mma"] = "dmma";
+  EXPECT_NE(refusal(gemm.space(f64), c), "");  // a 64-row warp tile of doubles
+  c["tm"] = 32, c["tn"] = 32, c["bm"] = 64, c["bn"] = 64;
+  EXPECT_EQ(refusal(gemm.space(f64), c), "");
+  EXPECT_NE(refusal(s, c), "");  // tf32's list names no "dmma"
 }
 
 }  // namespace

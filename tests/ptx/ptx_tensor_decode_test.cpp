@@ -28,6 +28,10 @@ TEST(PtxTensorDecode, MmaLdmatrixAndCpAsyncDecodeWithWhatTheInterpreterNeeds) {
   EXPECT_EQ(dmma.type, DataType::F64);
   EXPECT_EQ(dmma.mma_k, 8);
   EXPECT_EQ(decode_opcode("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64", 1).mma_k, 16);
+  const Instruction tf32 = decode_opcode("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", 1);
+  EXPECT_EQ(tf32.type, DataType::F32);
+  EXPECT_EQ(tf32.type2, DataType::TF32);
+  EXPECT_EQ(tf32.mma_k, 8);
   const Instruction ld = decode_opcode("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16", 1);
   EXPECT_EQ(ld.op, Opcode::Ldmatrix);
   EXPECT_EQ(ld.vector, 4);
@@ -43,7 +47,8 @@ TEST(PtxTensorDecode, MmaLdmatrixAndCpAsyncDecodeWithWhatTheInterpreterNeeds) {
 
 TEST(PtxTensorDecode, WhatTheInterpreterDoesNotRunIsRefusedInWordsTheConformanceSuiteKnows) {
   EXPECT_NE(refusal("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64").find("is not modelled"), std::string::npos);
-  EXPECT_NE(refusal("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32").find("is not modelled"), std::string::npos);
+  EXPECT_NE(refusal("mma.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32").find("is not modelled"), std::string::npos);
+  EXPECT_NE(refusal("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f16").find("is not modelled"), std::string::npos);
   EXPECT_NE(refusal("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16").find("is not modelled"), std::string::npos);
   EXPECT_NE(refusal("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes").find("unknown opcode"),
             std::string::npos);
