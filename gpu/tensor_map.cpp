@@ -14,7 +14,7 @@ CUtensorMapDataType data_type(Dtype d) {
     case Dtype::F16: return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
     case Dtype::BF16: return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
     case Dtype::F32: return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
-    case Dtype::TF32: return CU_TENSOR_MAP_DATA_TYPE_TFLOAT32;
+    case Dtype::TF32: return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;  // copied as stored; the tensor cores read tf32
     case Dtype::F64: return CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
     case Dtype::I32: return CU_TENSOR_MAP_DATA_TYPE_INT32;
   }

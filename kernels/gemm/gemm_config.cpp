@@ -1,6 +1,7 @@
 #include "kernels/gemm/gemm_config.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "kernels/gemm/gemm_schedule.h"
 #include "kernels/gemm/gemm_staging.h"
@@ -11,13 +12,20 @@ namespace {
 
 const std::vector<std::string> kDecompositions = {"data_parallel", "split_k", "stream_k", "hybrid", "persistent"};
 // The instruction computing the products: FMA for f32; FMA or DMMA (a warp's m16n8k8
-// mma.sync, sm_90) for f64; FMA (f32's, more exact than asked) or the tf32 m16n8k8 mma.sync for
-// tf32, whose fragments lie as DMMA's (gemm_dmma.cu runs both); for 16-bit inputs mma.sync (a
-// warp's m16n8k16) or wgmma (a warpgroup's m64nNk16, sm_90a only).
+// mma.sync, sm_90) for f64; for tf32 FMA (f32's, more exact than asked), the tf32 m16n8k8
+// mma.sync, whose fragments lie as DMMA's (gemm_dmma.cu runs both), or wgmma (m64nNk8); for
+// 16-bit inputs mma.sync (a warp's m16n8k16) or wgmma (a warpgroup's m64nNk16, sm_90a only).
 const std::vector<std::string> kF32Mma = {"fma"};
 const std::vector<std::string> kF64Mma = {"fma", "dmma"};
-const std::vector<std::string> kTf32Mma = {"fma", "tf32"};
+const std::vector<std::string> kTf32Mma = {"fma", "tf32", "wgmma"};
 const std::vector<std::string> kTensorMma = {"sync", "wgmma"};
+
+const std::vector<std::string>& mma_names(const Precision& p) {
+  if (gemm_16bit_inputs(p)) return kTensorMma;
+  if (p.input == Dtype::F64) return kF64Mma;
+  if (p.input == Dtype::TF32) return kTf32Mma;
+  return kF32Mma;
+}
 // The wgmma kernel's loaders (GemmLoader); the other kernels have only cp.async or registers.
 const std::vector<std::string> kTensorLoaders = {"cp_async", "tma"};
 const std::vector<std::string> kOneLoader = {"cp_async"};
@@ -47,11 +55,27 @@ constexpr double kMaxStagedBytes = 4.0 * 1024 * 1024 * 1024;
 
 bool gemm_16bit_inputs(const Precision& p) { return p.input == Dtype::BF16 || p.input == Dtype::F16; }
 
+bool gemm_has_wgmma(const Precision& p) { return gemm_16bit_inputs(p) || p.input == Dtype::TF32; }
+
+int64_t gemm_wgmma_bk(const Precision& p) { return 128 / static_cast<int64_t>(dtype_size(p.input)); }
+
+int64_t gemm_mma_index(GemmKernel kernel, const Precision& p) {
+  const char* name = kernel == GemmKernel::Simt     ? "fma"
+                     : kernel == GemmKernel::Tensor ? "sync"
+                     : kernel == GemmKernel::Wgmma  ? "wgmma"
+                     : p.input == Dtype::TF32       ? "tf32"
+                                                    : "dmma";
+  const std::vector<std::string>& names = mma_names(p);
+  const auto at = std::find(names.begin(), names.end(), name);
+  if (at == names.end()) throw std::invalid_argument(std::string("gemm computes no ") + name + " in " + to_string(p));
+  return at - names.begin();
+}
+
 GemmConfig GemmConfig::from(const Config& c, const Precision& p) {
   GemmConfig g;
-  const bool second = c.at("mma") == 1;  // the second instruction of the precision's list
-  g.kernel = gemm_16bit_inputs(p) ? (second ? GemmKernel::Wgmma : GemmKernel::Tensor)
-                                     : (second ? GemmKernel::Dmma : GemmKernel::Simt);
+  const std::string& mma = mma_names(p).at(static_cast<size_t>(c.at("mma")));
+  g.kernel = mma == "fma" ? GemmKernel::Simt : mma == "sync" ? GemmKernel::Tensor : mma == "wgmma" ? GemmKernel::Wgmma
+                                                                                                   : GemmKernel::Dmma;
   g.decomposition = static_cast<GemmDecomposition>(c.at("decomposition"));
   g.bm = c.at("bm");
   g.bn = c.at("bn");
@@ -132,17 +156,18 @@ int64_t GemmConfig::data_registers(const Precision& p) const {
 
 ParameterSpace gemm_space(const GemmShape& shape, const Precision& p) {
   const bool tensor = gemm_16bit_inputs(p), f64 = p.input == Dtype::F64, tf32 = p.input == Dtype::TF32;
+  const bool wgmma = gemm_has_wgmma(p);
   ParameterSpace s;
   s.params = {
-      Parameter::enumeration("mma", tensor ? kTensorMma : f64 ? kF64Mma : tf32 ? kTf32Mma : kF32Mma),
+      Parameter::enumeration("mma", mma_names(p)),
       Parameter::enumeration("decomposition", kDecompositions),
       Parameter::power_of_two("bm", tensor ? 32 : 16, tensor || tf32 ? 256 : 128),
       Parameter::power_of_two("bn", tensor ? 32 : 16, tensor || tf32 ? 256 : 128),
       Parameter::power_of_two("bk", tensor ? 16 : 8, tensor ? 64 : 32),
       // Simt: the thread's micro-tile (at most 8 x 8); sync, dmma: the warp's tile (m16n8k16
       // fragments with B by pairs; dmma: 16x8 blocks); wgmma: the warpgroup's (m64 blocks of n = tn).
-      Parameter::power_of_two("tm", tensor ? 16 : 1, tensor ? 128 : f64 || tf32 ? 64 : 8),
-      Parameter::power_of_two("tn", tensor ? 16 : 1, tensor ? 256 : f64 || tf32 ? 64 : 8),
+      Parameter::power_of_two("tm", tensor ? 16 : 1, wgmma ? 128 : f64 ? 64 : 8),
+      Parameter::power_of_two("tn", tensor ? 16 : 1, wgmma ? 256 : f64 ? 64 : 8),
       // Simt: 1 loads then computes, 2 prefetches the next slice into registers; on tensor
       // cores: the depth of the ring (slices in flight + the one computed), up to 7 where shared
       // memory holds them (a 64 x 128 wgmma tile in 6 stages ran 768^3 and 1000^3 7% faster than in 4).
@@ -151,19 +176,21 @@ ParameterSpace gemm_space(const GemmShape& shape, const Precision& p) {
       Parameter::int_range("sk_grid", 4, 4 * kGemmSms, 4),
       Parameter::power_of_two("raster", 1, 8),
       // wgmma's ring filled by cp.async or by TMA, and (TMA) CTAs a cluster multicasting a slice.
-      Parameter::enumeration("loader", tensor ? kTensorLoaders : kOneLoader),
-      Parameter::power_of_two("cluster", 1, tensor ? 2 : 1),
+      Parameter::enumeration("loader", wgmma ? kTensorLoaders : kOneLoader),
+      Parameter::power_of_two("cluster", 1, wgmma ? 2 : 1),
   };
   auto config = [p](const Config& c) { return GemmConfig::from(c, p); };
   s.constraints = {
-      {"wgmma reads a 64-deep k-slice (one 128-byte swizzle atom), m64 blocks of tn >= 64 a warpgroup, a ring of "
-       "at least 3 stages (a slice in the tensor cores, one landing, one loading), and its operands' k-major copies "
-       "(where the layout or k needs them: gemm_staging.h) take at most 4 GiB",
+      {"wgmma reads a k-slice of one 128-byte swizzle atom (64 16-bit or 32 tf32 elements), m64 blocks of tn >= 64 "
+       "a warpgroup, a ring of at least 3 stages (a slice in the tensor cores, one landing, one loading), and its "
+       "operands' k-major copies (where the layout or k needs them: gemm_staging.h) take at most 4 GiB; tf32's "
+       "operands are read as stored (layout nt, k a multiple of 8), never copied",
        [config, shape, p](const Config& c) {
          const GemmConfig g = config(c);
          if (g.kernel != GemmKernel::Wgmma) return true;
          const GemmStaging staged = GemmStaging::of(shape, g);
-         return c.at("bk") == 64 && c.at("tm") >= 64 && c.at("tn") >= 64 && c.at("stages") >= 3 &&
+         if (p.input == Dtype::TF32 && staged.any()) return false;
+         return c.at("bk") == gemm_wgmma_bk(p) && c.at("tm") >= 64 && c.at("tn") >= 64 && c.at("stages") >= 3 &&
                 (staged.a_elements() + staged.b_elements()) * static_cast<double>(dtype_size(p.input)) <=
                     kMaxStagedBytes;
        }},
@@ -181,14 +208,14 @@ ParameterSpace gemm_space(const GemmShape& shape, const Precision& p) {
          if (g.decomposition == GemmDecomposition::Persistent && g.loader != GemmLoader::Tma) return false;
          return g.cluster == 1 || (g.loader == GemmLoader::Tma && whole_tiles);
        }},
-      {"simt: micro-tiles of at most 8 x 8 and 1 or 2 stages; dmma and tf32: warp tiles of 16 x 8 blocks, a ring "
-       "of 2 or more stages, k-slices of 16 or 32 (an even count of 8-deep steps); dmma's one or two blocks tall, "
+      {"simt: micro-tiles of at most 8 x 8 and 1 or 2 stages; dmma and tf32: warp tiles of 16 x 8 blocks, at most "
+       "64 x 64, a ring of 2 or more stages, k-slices of 16 or 32 (an even count of 8-deep steps); dmma's one or two blocks tall, "
        "and slices of 32 for a 32 x 64 warp tile",
        [config, tf32](const Config& c) {
          const GemmConfig g = config(c);
          if (g.kernel == GemmKernel::Simt) return g.tm <= 8 && g.tn <= 8 && g.stages <= 2;
          if (g.kernel != GemmKernel::Dmma) return true;
-         if (g.tm < 16 || g.tn < 8 || g.stages < 2 || g.bk < 16) return false;
+         if (g.tm < 16 || g.tn < 8 || g.tm > 64 || g.tn > 64 || g.stages < 2 || g.bk < 16) return false;
          return tf32 || (g.tm <= 32 && (g.tm * g.tn < 32 * 64 || g.bk == 32));
        }},
       {"the micro-tile divides the block tile",

@@ -68,8 +68,14 @@ struct GemmConfig {
   int64_t resident_ctas(const GemmShape& s, const Precision& p) const;
 };
 
-// Whether `p` takes 16-bit inputs (bf16, f16): the m16n8k16 mma.sync and wgmma kernels' precisions.
+// Whether `p` takes 16-bit inputs (bf16, f16): the m16n8k16 mma.sync kernel's precisions.
 bool gemm_16bit_inputs(const Precision& p);
+// Whether the wgmma kernels compute in `p` (bf16, f16, tf32), and the k-slice they read: one
+// 128-byte swizzle atom of k (64 16-bit elements, 32 tf32).
+bool gemm_has_wgmma(const Precision& p);
+int64_t gemm_wgmma_bk(const Precision& p);
+// The value of the space's "mma" parameter that picks `kernel` in `p`.
+int64_t gemm_mma_index(GemmKernel kernel, const Precision& p);
 ParameterSpace gemm_space(const GemmShape& s, const Precision& p);
 
 }  // namespace ktune

@@ -47,11 +47,11 @@ Config start(GemmDecomposition d, GemmKernel kernel, GemmLoader loader, int64_t 
   // 128 x 256 tile, four 64-deep slices in the ring (what Hopper's fastest GEMMs use). DMMA: four
   // warps of 32 x 32 on a 64 x 64 tile, three 16-deep slices.
   const bool big = tensor || tf32;
-  Config c = {{"mma", wgmma || dmma ? 1 : 0},
+  Config c = {{"mma", gemm_mma_index(kernel, p)},
               {"decomposition", static_cast<int64_t>(d)},
               {"bm", big ? 128 : 64},
               {"bn", wgmma ? 256 : big ? 128 : 64},
-              {"bk", wgmma ? 64 : big ? 32 : 16},
+              {"bk", wgmma ? gemm_wgmma_bk(p) : big ? 32 : 16},
               {"tm", big ? 64 : dmma ? 32 : 4},
               {"tn", wgmma ? 256 : big ? 64 : dmma ? 32 : 4},
               {"stages", wgmma ? 4 : tensor || dmma ? 3 : 2},
@@ -73,8 +73,8 @@ CanonicalMoves GemmFamily::canonical_moves(const Problem& p) const {
   CanonicalMoves moves;
   const std::vector<GemmKernel> kernels =
       gemm_16bit_inputs(p.precision)      ? std::vector<GemmKernel>{GemmKernel::Wgmma, GemmKernel::Tensor}
-      : p.precision.input == Dtype::F64 || p.precision.input == Dtype::TF32
-          ? std::vector<GemmKernel>{GemmKernel::Dmma, GemmKernel::Simt}
+      : p.precision.input == Dtype::TF32  ? std::vector<GemmKernel>{GemmKernel::Wgmma, GemmKernel::Dmma, GemmKernel::Simt}
+      : p.precision.input == Dtype::F64   ? std::vector<GemmKernel>{GemmKernel::Dmma, GemmKernel::Simt}
                                           : std::vector<GemmKernel>{GemmKernel::Simt};
   // wgmma starts once with each loader; TMA's data-parallel grid once more in clusters of 2.
   auto add = [&](GemmDecomposition d, GemmKernel kernel, GemmLoader loader, int64_t cluster) {

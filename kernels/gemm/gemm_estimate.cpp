@@ -115,19 +115,19 @@ CtaCosts costs_of(const GemmShape& s, const GemmConfig& c, const Precision& p, c
     const double rate = p.input == Dtype::TF32 ? kTf32SyncMacsPerUnit : kDmmaMacsPerUnit;
     math = std::max(macs * resident / (rate * cores), fragment_bytes * resident / kSharedBytesPerUnit);
   } else {
-    // Operands arrive by cp.async, 8 elements a copy and its address arithmetic. A warp's
+    // Operands arrive by cp.async, 16 bytes a copy and its address arithmetic. A warp's
     // 16x16x16 mma does 4096 MACs in about the issue time of 8 FMAs per lane; a warpgroup's
     // wgmma spreads its tile over 4 warps and keeps the tensor cores about 1.5x busier (H100:
     // about 990 against 660 TFLOP/s of bf16). TMA leaves the consumers a wait and an arrival a
     // slice instead of the copies.
     const double fragments = static_cast<double>(c.bk / 16 * (c.tm / 16) * (c.tn / 16)) * 8;
-    issue = c.loader == GemmLoader::Tma ? 2.0 : loads / 8 * 4 + kRingTurnUnits;
+    issue = c.loader == GemmLoader::Tma ? 2.0 : loads / (16.0 / static_cast<double>(dtype_size(p.input))) * 4 + kRingTurnUnits;
     // One warpgroup's wgmma already spans the SM's four tensor cores: a CTA's slice takes its
     // MACs over the SM's rate, however many warpgroups share them (H100, 2000^3: one warpgroup
     // of 128 x 128 and two of 64 x 128 within 3%).
     const double macs = static_cast<double>(c.bm * c.bn * c.bk);
     if (c.kernel == GemmKernel::Wgmma) {
-      math = macs / kWgmmaMacsPerUnit;
+      math = macs / (p.input == Dtype::TF32 ? kWgmmaMacsPerUnit / 2 : kWgmmaMacsPerUnit);  // tf32: half bf16's rate
     } else {
       // mma.sync: the SM's tensor cores shared by its resident CTAs' warps, each warp reading
       // its fragments of A and B from shared memory (small warp tiles read more a MAC).

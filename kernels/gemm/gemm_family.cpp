@@ -41,7 +41,7 @@ const char* entry_of(const GemmConfig& c) {
 
 // TMA's view of a k-major operand (A, or B stored transposed): `rows` rows of s.k elements,
 // every batch's stacked (a tile's rows past its batch's end read the next batch's, which only
-// the unstored rows or columns of C see), 64-element boxes of 128 bytes in 128-byte swizzle,
+// the unstored rows or columns of C see), boxes of 128 bytes of k in 128-byte swizzle,
 // `box_rows` deep (half the tile's rows where a cluster of 2 shares the operand).
 TensorMapArg k_major_map(const char* buffer, const GemmShape& s, const Precision& p, int64_t rows, int64_t box_rows) {
   TensorMapArg m;
@@ -49,7 +49,7 @@ TensorMapArg k_major_map(const char* buffer, const GemmShape& s, const Precision
   m.dtype = p.input;
   m.dims = {static_cast<uint64_t>(s.k), static_cast<uint64_t>(rows)};
   m.strides = {static_cast<uint64_t>(s.k) * dtype_size(p.input)};
-  m.box = {64, static_cast<uint32_t>(box_rows)};
+  m.box = {static_cast<uint32_t>(gemm_wgmma_bk(p)), static_cast<uint32_t>(box_rows)};
   m.swizzle_bytes = 128;
   return m;
 }
@@ -127,10 +127,10 @@ std::string GemmFamily::description() const {
          "A and B each as is or transposed (problem.layout: nn, nt, tn, tt). A BM x BN tile per "
          "CTA through shared memory: SIMT FMA micro-tiles for f32, f64 and tf32, m16n8k8 mma.sync (DMMA for f64, "
          "tf32 on f32 inputs) from a cp.async ring, fragments a step ahead, m16n8k16 mma.sync fed by "
-         "ldmatrix from a ring of cp.async stages, or (sm_90a) wgmma reading both operands "
+         "ldmatrix from a ring of cp.async stages for bf16 and f16, or (sm_90a) wgmma reading both operands "
          "from 128-byte-swizzled stages filled by cp.async or by TMA (one producer thread, mbarrier-signalled stages, "
          "optionally a cluster of 2 CTAs multicasting the operand their tiles share; an operand not stored k-major "
-         "with 16-byte aligned rows is first copied so), for bf16 and f16 inputs (f32 "
+         "with 16-byte aligned rows is first copied so), for bf16, f16 and (layout nt, k a multiple of 8) tf32 inputs (f32 "
          "accumulate and output). The MAC-loop iterations "
          "are decomposed data-parallel, fixed split-K, Stream-K (sk_grid CTAs, partial tiles fixed "
          "up through a workspace) or two-tile Stream-K + data-parallel (hybrid), tiles taken in "

@@ -1,7 +1,7 @@
-// Warpgroup tensor-core GEMM for sm_90a (wgmma) with bf16 or f16 inputs and f32 accumulation,
+// Warpgroup tensor-core GEMM for sm_90a (wgmma) with bf16, f16 or tf32 inputs and f32 accumulation,
 // both operands stored k-major (layout nt): a BM x BN tile per CTA, a TM x TN tile per
-// warpgroup of 128 threads, as TM / 64 wgmma.m64nTNk16 a k-step, both operands read by the
-// tensor cores straight from shared memory. Each 64-deep k-slice lands, through a KT_STAGES-deep
+// warpgroup of 128 threads, as TM / 64 wgmma.m64nTNk16 (k8: tf32) a k-step, both operands read by
+// the tensor cores straight from shared memory. Each k-slice (64 deep, 32 for tf32) lands, through a KT_STAGES-deep
 // ring filled by cp.async, as rows of 128 bytes in the 128-byte swizzle wgmma's descriptors
 // name (16-byte chunk c of row r at chunk c ^ (r % 8)): conflict-free for the tensor cores'
 // reads without padding. One barrier a slice: slice i + STAGES - 2 loads into the stage of
@@ -12,8 +12,8 @@
 // parameters (-D): KT_TM, KT_TN, KT_STAGES, KT_MIN_CTAS (the CTAs an SM is to hold, for which
 // ptxas caps the registers: GemmConfig::resident_ctas).
 
-// ROWS rows of 64 k from `tile` (k-major, leading dimension s.k, `valid_rows` of them inside
-// the operand) from k0 on, into the swizzled slice at shared address `dst`.
+// ROWS rows of a slice's k (128 bytes) from `tile` (k-major, leading dimension s.k, `valid_rows`
+// of them inside the operand) from k0 on, into the swizzled slice at shared address `dst`.
 template <int ROWS>
 __device__ __forceinline__ void kt_copy_rows(unsigned dst, const KT_IN* tile, const KtSchedule& s, int valid_rows,
                                              int k0) {
@@ -23,7 +23,7 @@ __device__ __forceinline__ void kt_copy_rows(unsigned dst, const KT_IN* tile, co
     const int chunk = i * KT_THREADS + threadIdx.x;
     if (kChunks % KT_THREADS != 0 && chunk >= kChunks) break;
     const int r = chunk / 8, c = chunk % 8;
-    const int k = k0 + c * 8;
+    const int k = k0 + c * (16 / (int)sizeof(KT_IN));
     const bool valid = r < valid_rows && k < s.k;
     kt_cp_async16(dst + r * 128 + ((c ^ (r % 8)) << 4), valid ? tile + (long long)r * s.k + k : tile, valid);
   }

@@ -1,6 +1,7 @@
 // What both wgmma kernels (gemm_wgmma.cu: cp.async ring; gemm_wgmma_tma.cu: TMA ring) share:
-// the warpgroup tiling of the block tile, the 128-byte-swizzled stage of one 64-deep k-slice
-// (16-byte chunk c of row r at chunk c ^ (r % 8)), its descriptor, the accumulators and a slice's products.
+// the warpgroup tiling of the block tile, the 128-byte-swizzled stage of one k-slice of 128 bytes
+// a row (64 16-bit elements or 32 tf32; 16-byte chunk c of row r at chunk c ^ (r % 8)), its
+// descriptor, the accumulators and a slice's products.
 #define KT_WG_N (KT_BN / KT_TN)
 #define KT_M_BLOCKS (KT_TM / 64)
 #define KT_PER_THREAD (KT_M_BLOCKS * KT_TN / 2)
@@ -30,13 +31,13 @@ __device__ __forceinline__ void kt_clear_accumulators(float (&acc)[KT_PER_THREAD
   kt_fence_operands(acc);
 }
 
-// One stage's 64-deep slice through the tensor cores: KT_BK / 16 k-steps (16 k = 32 bytes
-// along the swizzled rows) of the warpgroup's m64 blocks, committed as one group.
+// One stage's slice through the tensor cores: 4 k-steps of 32 bytes along the swizzled rows (16
+// k of bf16 or f16, 8 of tf32) of the warpgroup's m64 blocks, committed as one group.
 __device__ __forceinline__ void kt_wgmma_slice(float (&acc)[KT_PER_THREAD], unsigned a_stage, unsigned b_stage, int grow,
                                                int gcol) {
   asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
-  for (int kk = 0; kk < KT_BK / 16; ++kk)
+  for (int kk = 0; kk < KT_BK * (int)sizeof(KT_IN) / 32; ++kk)
 #pragma unroll
     for (int mb = 0; mb < KT_M_BLOCKS; ++mb)
       kt_wgmma(acc + mb * (KT_TN / 2), kt_descriptor(a_stage + (grow + mb * 64) * 128 + kk * 32),

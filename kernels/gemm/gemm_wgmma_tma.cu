@@ -1,6 +1,6 @@
 // The wgmma GEMM (gemm_wgmma.cu's tiling, descriptors and epilogue) fed by TMA instead of
 // cp.async: one producer thread (lane 0 of a warp beside the KT_THREADS consumers) issues each
-// 64-deep k-slice of A and B as two bulk tensor copies into a ring stage, in the 128-byte
+// k-slice of A and B (128 bytes of k a row) as two bulk tensor copies into a ring stage, in the 128-byte
 // swizzle the descriptors name (the tensor maps ask for CU_TENSOR_MAP_SWIZZLE_128B, which
 // places 16-byte chunk c of 128-byte row r at chunk c ^ (r % 8) of a 1024-byte-aligned stage).
 // Each stage has a full barrier (the producer's expect_tx; the copies' bytes complete it) and

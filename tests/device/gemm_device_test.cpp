@@ -10,6 +10,7 @@
 #include <future>
 
 #include "gpu/thread_pool.h"
+#include "kernels/gemm/gemm_config.h"
 #include "kernels/gemm/gemm_family.h"
 #include "tests/device/device_fixture.h"
 #include "tests/kernels/gemm_tma_keys.h"
@@ -147,6 +148,23 @@ TEST_F(GemmOnDevice, DmmaAndTf32ConfigurationsVerifyInEveryLayoutAlignedAndRagge
         for (const Config& config : these)
           add(problem, config, std::string(layout) + " " + shape_name(m, n, k) + " " + to_string(precision));
       }
+  expect_every_one_verifies();
+}
+
+// tf32 through wgmma (layout nt, k a multiple of 8: read as stored), cp.async's ring and TMA's,
+// every decomposition: square and aligned, batched, ragged in m and n.
+TEST_F(GemmOnDevice, Tf32WgmmaConfigurationsVerifyRaggedAndBatched) {
+  const Precision tf32{Dtype::TF32, Dtype::F32, Dtype::F32};
+  for (const auto& [m, n, k, batch] : {std::array<int64_t, 4>{256, 256, 256, 1}, std::array<int64_t, 4>{200, 136, 72, 2},
+                                       std::array<int64_t, 4>{77, 45, 56, 1}}) {
+    const Problem problem =
+        make_problem(family_, {{"m", m}, {"n", n}, {"k", k}, {"batch", batch}, {"layout", "nt"}}, tf32);
+    for (Config c : listed_wgmma()) {
+      c["mma"] = gemm_mma_index(GemmKernel::Wgmma, tf32);
+      c["bk"] = gemm_wgmma_bk(tf32);
+      add(problem, c, "nt " + shape_name(m, n, k) + " tf32");
+    }
+  }
   expect_every_one_verifies();
 }
 

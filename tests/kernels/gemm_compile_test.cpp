@@ -61,11 +61,12 @@ TEST(GemmCompile, ASampleOfEveryPrecisionAndLayoutCompilesForSm90WithoutSpills) 
       SpaceRng rng(31 + l);
       std::vector<Config> configs = space.sample(rng, 4);
       // The sample may miss wgmma: its widest tiles, in nt (read as they are) at least.
-      if (layouts[l] == "nt" && gemm_16bit_inputs(precision))
+      if (layouts[l] == "nt" && gemm_has_wgmma(precision))
         for (const auto& [bm, bn, tm, tn, stages] :
              {std::array<int64_t, 5>{128, 256, 64, 256, 4}, {128, 128, 128, 128, 5}, {64, 128, 64, 64, 3}}) {
           Config c = space.first_valid();
-          c["mma"] = 1, c["decomposition"] = 2, c["split"] = 1, c["sk_grid"] = 132, c["bk"] = 64;
+          c["mma"] = gemm_mma_index(GemmKernel::Wgmma, precision), c["decomposition"] = 2, c["split"] = 1;
+          c["sk_grid"] = 132, c["bk"] = gemm_wgmma_bk(precision);
           c["bm"] = bm, c["bn"] = bn, c["tm"] = tm, c["tn"] = tn, c["stages"] = stages;
           EXPECT_TRUE(space.valid(c)) << nlohmann::json(c).dump() << ": " << space.violation(c);
           configs.push_back(c);

@@ -270,6 +270,10 @@ TEST(GemmWgmmaCall, NamesEveryAccumulatorOfItsWidthAndRefusesWhatWgmmaLacks) {
               std::string::npos);
   }
   EXPECT_NE(wgmma_call_source(64, Dtype::F16).find(".f32.f16.f16"), std::string::npos);
+  // tf32: 8 k a step, and no transpose flags (k-major only).
+  const std::string tf32 = wgmma_call_source(128, Dtype::TF32);
+  EXPECT_NE(tf32.find("m64n128k8.f32.tf32.tf32"), std::string::npos) << tf32;
+  EXPECT_NE(tf32.find("}, %64, %65, p, 1, 1;"), std::string::npos) << tf32;
   EXPECT_THROW(wgmma_call_source(100, Dtype::BF16), std::invalid_argument);
   EXPECT_THROW(wgmma_call_source(512, Dtype::BF16), std::invalid_argument);
   EXPECT_THROW(wgmma_call_source(64, Dtype::F32), std::invalid_argument);
@@ -497,6 +501,16 @@ TEST(GemmSpace, Tf32IsTheM16n8k8KernelOnFloatsWithWiderWarpTiles) {
   c["tm"] = 32, c["tn"] = 32, c["bm"] = 64, c["bn"] = 64;
   EXPECT_EQ(refusal(gemm.space(f64), c), "");
   EXPECT_NE(refusal(s, c), "");  // tf32's list names no "dmma"
+  // wgmma reads tf32 in 32-deep slices as stored: layout nt with k a multiple of 8, never staged.
+  nlohmann::json w = kWgmma;
+  w["bk"] = 32;
+  const Problem nt = make_problem(gemm, {{"m", 512}, {"n", 512}, {"k", 512}, {"layout", "nt"}}, tf32.precision);
+  const ParameterSpace nt_space = gemm.space(nt);
+  EXPECT_EQ(refusal(nt_space, w), "");
+  EXPECT_EQ(GemmConfig::from(nt_space.from_json(w), tf32.precision).kernel, GemmKernel::Wgmma);
+  EXPECT_NE(refusal(s, w).find("read as stored"), std::string::npos) << refusal(s, w);  // nn
+  w["bk"] = 64;
+  EXPECT_NE(refusal(nt_space, w), "");
 }
 
 }  // namespace
