@@ -183,13 +183,11 @@ ParameterSpace gemm_space(const GemmShape& shape, const Precision& p) {
   s.constraints = {
       {"wgmma reads a k-slice of one 128-byte swizzle atom (64 16-bit or 32 tf32 elements), m64 blocks of tn >= 64 "
        "a warpgroup, a ring of at least 3 stages (a slice in the tensor cores, one landing, one loading), and its "
-       "operands' k-major copies (where the layout or k needs them: gemm_staging.h) take at most 4 GiB; tf32's "
-       "operands are read as stored (layout nt, k a multiple of 8), never copied",
+       "operands' k-major copies (where the layout or k needs them: gemm_staging.h) take at most 4 GiB",
        [config, shape, p](const Config& c) {
          const GemmConfig g = config(c);
          if (g.kernel != GemmKernel::Wgmma) return true;
-         const GemmStaging staged = GemmStaging::of(shape, g);
-         if (p.input == Dtype::TF32 && staged.any()) return false;
+         const GemmStaging staged = GemmStaging::of(shape, g, p);
          return c.at("bk") == gemm_wgmma_bk(p) && c.at("tm") >= 64 && c.at("tn") >= 64 && c.at("stages") >= 3 &&
                 (staged.a_elements() + staged.b_elements()) * static_cast<double>(dtype_size(p.input)) <=
                     kMaxStagedBytes;

@@ -75,7 +75,7 @@ CtaCosts costs_of(const GemmShape& s, const GemmConfig& c, const Precision& p, c
   const double sum_bytes = g.reduce_launch() ? s.c_elements() * (static_cast<double>(g.split) * dtype_size(p.accumulate) +
                                                                  dtype_size(p.output))
                                              : 0.0;
-  k.serial = (GemmStaging::of(s, c).moved_bytes(s, p) + sum_bytes) / kSideLaunchBytesPerUnit;
+  k.serial = (GemmStaging::of(s, c, p).moved_bytes(s, p) + sum_bytes) / kSideLaunchBytesPerUnit;
   const double threads = static_cast<double>(c.threads());
   // A tile's store: its threads' store instructions, or its bytes through the SM's L2 port,
   // whichever is slower; a Stream-K or split-K partial goes out and each peer's comes back at
@@ -179,7 +179,7 @@ WorkEstimate estimate_gemm(const GemmShape& s, const GemmConfig& c, const Precis
   const double ring_bytes = slices * static_cast<double>((c.bm + c.bn) * c.bk) * dtype_size(p.input);
   const int64_t warps = (c.threads() + 31) / 32;
   e.loads_in_flight = std::max(1.0, ring_bytes / static_cast<double>(warps) / 512.0);
-  const GemmStaging staged = GemmStaging::of(s, c);
+  const GemmStaging staged = GemmStaging::of(s, c, p);
   e.launches = 1 + (staged.a ? 1 : 0) + (staged.b ? 1 : 0) + (g.reduce_launch() ? 1 : 0);
   e.warp_work.reserve(static_cast<size_t>(g.grid * warps));
   for (int64_t cta = 0; cta < g.grid; ++cta) {

@@ -112,7 +112,7 @@ LaunchStep split_reduce_launch(const GemmShape& s, const GemmSchedule& g) {
 
 // Every launch of a configuration: the operands' staging, the product, split-K's sum.
 std::vector<LaunchStep> gemm_launches(const GemmShape& s, const GemmConfig& c, const Precision& p) {
-  const GemmStaging staged = GemmStaging::of(s, c);
+  const GemmStaging staged = GemmStaging::of(s, c, p);
   std::vector<LaunchStep> steps = staged.launches(s);
   steps.push_back(gemm_launch(staged.run, staged, c, p));
   const GemmSchedule g = GemmSchedule::of(s, c);
@@ -130,7 +130,7 @@ std::string GemmFamily::description() const {
          "ldmatrix from a ring of cp.async stages for bf16 and f16, or (sm_90a) wgmma reading both operands "
          "from 128-byte-swizzled stages filled by cp.async or by TMA (one producer thread, mbarrier-signalled stages, "
          "optionally a cluster of 2 CTAs multicasting the operand their tiles share; an operand not stored k-major "
-         "with 16-byte aligned rows is first copied so), for bf16, f16 and (layout nt, k a multiple of 8) tf32 inputs (f32 "
+         "with 16-byte aligned rows is first copied so), for bf16, f16 and tf32 inputs (f32 "
          "accumulate and output). The MAC-loop iterations "
          "are decomposed data-parallel, fixed split-K, Stream-K (sk_grid CTAs, partial tiles fixed "
          "up through a workspace) or two-tile Stream-K + data-parallel (hybrid), tiles taken in "
@@ -169,7 +169,7 @@ ParameterSpace GemmFamily::space(const Problem& p) const { return gemm_space(Gem
 
 KernelSource GemmFamily::source(const Problem& p, const Config& config) const {
   const GemmConfig c = GemmConfig::from(config, p.precision);
-  const GemmStaging staged = GemmStaging::of(GemmShape::of(p), c);
+  const GemmStaging staged = GemmStaging::of(GemmShape::of(p), c, p.precision);
   const GemmShape& s = staged.run;  // as the product reads it
   KernelSource src;
   src.code = templates::k_gemm_common_cuh;
@@ -248,7 +248,7 @@ LaunchPlan GemmFamily::plan_with(const Problem& p, const Config& config, DeviceB
   // Zero once: the CTA fixing a tile up resets its count for the next run.
   const bool shared_tiles = g.sk_ctas > 0;
   plan.buffers.push_back(input_buffer("counters", std::vector<int32_t>(shared_tiles ? g.tiles : 1, 0)));
-  const GemmStaging staged = GemmStaging::of(s, c);
+  const GemmStaging staged = GemmStaging::of(s, c, p.precision);
   if (staged.a) plan.buffers.push_back(output_buffer("a_k_major", static_cast<size_t>(staged.a_elements()), p.precision.input));
   if (staged.b) plan.buffers.push_back(output_buffer("b_k_major", static_cast<size_t>(staged.b_elements()), p.precision.input));
   const size_t sampled = samples.at("sample_index").size() / sizeof(int64_t);

@@ -4,7 +4,6 @@ namespace ktune {
 
 namespace {
 
-constexpr int64_t kAlignElements = 8;  // 16 bytes of bf16 or f16
 constexpr int64_t kTile = 64;          // gemm_stage.cu's KT_STAGE_TILE
 
 uint32_t blocks_of(int64_t extent) { return static_cast<uint32_t>((extent + kTile - 1) / kTile); }
@@ -22,14 +21,15 @@ LaunchStep stage_step(const char* from, const char* to, int64_t rows, const Gemm
 
 }  // namespace
 
-GemmStaging GemmStaging::of(const GemmShape& s, const GemmConfig& c) {
+GemmStaging GemmStaging::of(const GemmShape& s, const GemmConfig& c, const Precision& p) {
   GemmStaging g;
   g.run = s;
   if (c.kernel != GemmKernel::Wgmma) return g;
-  const bool ragged_k = s.k % kAlignElements != 0;
+  const int64_t align = 16 / static_cast<int64_t>(dtype_size(p.input));  // elements in 16 bytes
+  const bool ragged_k = s.k % align != 0;
   g.a = s.a_transposed || ragged_k;
   g.b = !s.b_transposed || ragged_k;
-  g.run.k = (s.k + kAlignElements - 1) / kAlignElements * kAlignElements;
+  g.run.k = (s.k + align - 1) / align * align;
   g.run.a_transposed = false;
   g.run.b_transposed = true;
   return g;

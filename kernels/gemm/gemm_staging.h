@@ -1,8 +1,9 @@
 #pragma once
 // The wgmma kernels read both operands k-major from rows that start 16-byte aligned (cp.async's
-// 16-byte copies, TMA's global strides): layout nt with k a multiple of 8. An operand stored
-// otherwise (A transposed, B not, or either when k is not such a multiple) is first copied into
-// that form by gemm_stage.cu, its rows k rounded up to 8 elements with zeros after k, and the
+// 16-byte copies, TMA's global strides): layout nt with k a multiple of 8 (16-bit inputs) or 4
+// (tf32). An operand stored otherwise (A transposed, B not, or either when k is not such a
+// multiple) is first copied into that form by gemm_stage.cu, its rows k rounded up to 16 bytes
+// with zeros after k, and the
 // product runs in layout nt over the padded k, where the zeros add nothing. A user's
 // operands in any layout then reach the warpgroup tensor cores for one pass over each staged
 // operand (the alternative, element-by-element copies into the ring, ran 4000 x 3000 x 2500 at
@@ -19,7 +20,7 @@ struct GemmStaging {
   GemmShape run;              // the shape the product kernel reads
 
   // Nothing staged unless `c` is a wgmma configuration and `s` needs it.
-  static GemmStaging of(const GemmShape& s, const GemmConfig& c);
+  static GemmStaging of(const GemmShape& s, const GemmConfig& c, const Precision& p);
   bool any() const { return a || b; }
   // The buffers the product reads A and B from.
   const char* a_buffer() const { return a ? "a_k_major" : "a"; }

@@ -151,20 +151,22 @@ TEST_F(GemmOnDevice, DmmaAndTf32ConfigurationsVerifyInEveryLayoutAlignedAndRagge
   expect_every_one_verifies();
 }
 
-// tf32 through wgmma (layout nt, k a multiple of 8: read as stored), cp.async's ring and TMA's,
-// every decomposition: square and aligned, batched, ragged in m and n.
-TEST_F(GemmOnDevice, Tf32WgmmaConfigurationsVerifyRaggedAndBatched) {
+// tf32 through wgmma, cp.async's ring and TMA's, every decomposition, in every layout: square and
+// aligned, batched, ragged in m and n; k a multiple of 4 (16-byte rows of f32: nt read as
+// stored) and not (both operands copied k-major first, k padded with zeros).
+TEST_F(GemmOnDevice, Tf32WgmmaConfigurationsVerifyInEveryLayoutRaggedAndBatched) {
   const Precision tf32{Dtype::TF32, Dtype::F32, Dtype::F32};
-  for (const auto& [m, n, k, batch] : {std::array<int64_t, 4>{256, 256, 256, 1}, std::array<int64_t, 4>{200, 136, 72, 2},
-                                       std::array<int64_t, 4>{77, 45, 56, 1}}) {
-    const Problem problem =
-        make_problem(family_, {{"m", m}, {"n", n}, {"k", k}, {"batch", batch}, {"layout", "nt"}}, tf32);
-    for (Config c : listed_wgmma()) {
-      c["mma"] = gemm_mma_index(GemmKernel::Wgmma, tf32);
-      c["bk"] = gemm_wgmma_bk(tf32);
-      add(problem, c, "nt " + shape_name(m, n, k) + " tf32");
+  for (const char* layout : {"nn", "nt", "tn", "tt"})
+    for (const auto& [m, n, k, batch] : {std::array<int64_t, 4>{256, 256, 256, 1}, std::array<int64_t, 4>{200, 136, 76, 2},
+                                         std::array<int64_t, 4>{77, 45, 53, 1}}) {
+      const Problem problem =
+          make_problem(family_, {{"m", m}, {"n", n}, {"k", k}, {"batch", batch}, {"layout", layout}}, tf32);
+      for (Config c : listed_wgmma()) {
+        c["mma"] = gemm_mma_index(GemmKernel::Wgmma, tf32);
+        c["bk"] = gemm_wgmma_bk(tf32);
+        add(problem, c, std::string(layout) + " " + shape_name(m, n, k) + " tf32");
+      }
     }
-  }
   expect_every_one_verifies();
 }
 

@@ -14,6 +14,7 @@
 #include "kernels/gemm/gemm_operands.h"
 #include "kernels/gemm/gemm_reference.h"
 #include "kernels/gemm/gemm_schedule.h"
+#include "kernels/gemm/gemm_staging.h"
 #include "kernels/gemm/gemm_vendor.h"
 #include "workload/input_error.h"
 
@@ -501,16 +502,24 @@ TEST(GemmSpace, Tf32IsTheM16n8k8KernelOnFloatsWithWiderWarpTiles) {
   c["tm"] = 32, c["tn"] = 32, c["bm"] = 64, c["bn"] = 64;
   EXPECT_EQ(refusal(gemm.space(f64), c), "");
   EXPECT_NE(refusal(s, c), "");  // tf32's list names no "dmma"
-  // wgmma reads tf32 in 32-deep slices as stored: layout nt with k a multiple of 8, never staged.
+  // wgmma reads tf32 in 32-deep slices of 16-byte aligned k-major rows: in layout nt as stored
+  // where k is a multiple of 4, copied first otherwise.
   nlohmann::json w = kWgmma;
   w["bk"] = 32;
-  const Problem nt = make_problem(gemm, {{"m", 512}, {"n", 512}, {"k", 512}, {"layout", "nt"}}, tf32.precision);
-  const ParameterSpace nt_space = gemm.space(nt);
-  EXPECT_EQ(refusal(nt_space, w), "");
-  EXPECT_EQ(GemmConfig::from(nt_space.from_json(w), tf32.precision).kernel, GemmKernel::Wgmma);
-  EXPECT_NE(refusal(s, w).find("read as stored"), std::string::npos) << refusal(s, w);  // nn
+  EXPECT_EQ(refusal(s, w), "");
+  const GemmConfig wg = GemmConfig::from(s.from_json(w), tf32.precision);
+  EXPECT_EQ(wg.kernel, GemmKernel::Wgmma);
   w["bk"] = 64;
-  EXPECT_NE(refusal(nt_space, w), "");
+  EXPECT_NE(refusal(s, w), "");
+  auto staged = [&](const char* layout, int64_t k) {
+    const Problem q = make_problem(gemm, {{"m", 64}, {"n", 64}, {"k", k}, {"layout", layout}}, tf32.precision);
+    const GemmStaging g = GemmStaging::of(GemmShape::of(q), wg, q.precision);
+    return std::to_string(g.a) + std::to_string(g.b) + " k=" + std::to_string(g.run.k);
+  };
+  EXPECT_EQ(staged("nt", 2500), "00 k=2500");  // 16-byte rows of f32: read as stored (bf16 needs k % 8)
+  EXPECT_EQ(staged("nt", 2502), "11 k=2504");
+  EXPECT_EQ(staged("nn", 512), "01 k=512");
+  EXPECT_EQ(staged("tt", 512), "10 k=512");
 }
 
 }  // namespace
