@@ -69,6 +69,35 @@ TEST_F(GemmTune, AShapeTunesModelOnlyThenHitsExactlyAndLooksUpWithoutASignature)
   EXPECT_EQ(json::parse(nearest->body)["match"], "nearest");
 }
 
+// tf32 is GEMM's own precision: stored beside bf16's answer for the same shape, not over it; the
+// sparse families do not compute in it.
+TEST_F(GemmTune, Tf32TunesAsItsOwnPrecisionAndOtherFamiliesRefuseIt) {
+  const json problem = {{"m", 1000}, {"n", 1000}, {"k", 1000}, {"layout", "nt"}};
+  std::string keys[2];
+  int i = 0;
+  for (const char* dtype : {"bf16", "tf32"}) {
+    auto res = tune({{"kernel", "gemm"}, {"dtype", dtype}, {"problem", problem}, {"budget", {{"compiles", 3}}},
+                     {"wait", true}});
+    ASSERT_TRUE(res);
+    ASSERT_EQ(res->status, 200) << res->body;
+    const json answer = json::parse(res->body);
+    EXPECT_EQ(answer["dtype"], std::string(dtype) + ":f32:f32");
+    keys[i++] = answer["config_key"].get<std::string>();
+  }
+  // The model answers tf32 on tensor cores (wgmma or m16n8k8), not f32's FMA.
+  EXPECT_EQ(keys[1].find("mma=fma"), std::string::npos) << keys[1];
+  EXPECT_NE(keys[1], keys[0]);
+  auto looked = daemon_->client().Get("/v1/configs?kernel=gemm&dtype=tf32:f32:f32&problem=" +
+                                      httplib::detail::encode_query_param(problem.dump()));
+  ASSERT_TRUE(looked);
+  ASSERT_EQ(looked->status, 200) << looked->body;
+  EXPECT_EQ(json::parse(looked->body)["config_key"], keys[1]);
+  auto sparse = tune({{"kernel", "spmv"}, {"dtype", "tf32"}, {"workload", {{"generator", "uniform"}}}});
+  ASSERT_TRUE(sparse);
+  EXPECT_EQ(sparse->status, 400) << sparse->body;
+  EXPECT_NE(sparse->body.find("tf32"), std::string::npos) << sparse->body;
+}
+
 TEST_F(GemmTune, BadShapesLayoutsAndDtypesAreRefusedBeforeAllocation) {
   struct Bad {
     json problem;
