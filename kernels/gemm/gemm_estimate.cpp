@@ -84,14 +84,16 @@ CtaCosts costs_of(const GemmShape& s, const GemmConfig& c, const Precision& p, c
   k.tile_store = std::max(tile / threads, tile * dtype_size(p.output) / kL2PortBytesPerUnit);
   k.peer = std::max(tile / threads, tile * dtype_size(p.accumulate) / kL2PortBytesPerUnit);
   const double loads = static_cast<double>((c.bm + c.bn) * c.bk) / threads;
-  // Every kernel reads its slices from L2, whose bandwidth an SM's resident CTAs share; a
-  // cluster of 2 reads the shared operand's half-slice per CTA (H100, 45594db: 8192^3 1534 us
-  // in clusters of 2, raster 8, against 2088 in CTAs of one).
-  const double share_a = c.shared_operand() == 1 ? 0.5 : 1.0, share_b = c.shared_operand() == 2 ? 0.5 : 1.0;
+  // Every kernel reads its slices from L2, whose bandwidth an SM's resident CTAs share. A
+  // cluster of 2 reads the shared operand's half-slice per CTA, yet is charged its whole slice:
+  // on the H200 its searches measure clusters of 2 within about 3% of single CTAs (bf16 at
+  // 78ee630, tf32 at df8fbcd), and without the credit the first model ranks every GEMM search
+  // as well or better (tf32 median Spearman 0.65 -> 0.74 and 0.70 -> 0.76, the H100's bf16
+  // searches of 7bf3aa6 a co-best in the top 5 on 10 -> 12 of 15; bench/NOTES.md).
   const double resident = resident_ctas(s, c, p, g);
   const double active_sms = std::min(static_cast<double>(kGemmSms), static_cast<double>(g.grid));
   const double sm_rate = std::min(kL2PortBytesPerUnit, kL2SharedBytesPerUnit * kGemmSms / active_sms);
-  const double l2 = (share_a * c.bm + share_b * c.bn) * c.bk * dtype_size(p.input) * resident / sm_rate;
+  const double l2 = static_cast<double>((c.bm + c.bn) * c.bk) * dtype_size(p.input) * resident / sm_rate;
   const double in_flight = c.kernel == GemmKernel::Simt ? static_cast<double>(c.stages)
                            : c.kernel == GemmKernel::Wgmma && c.loader == GemmLoader::CpAsync
                                ? static_cast<double>(c.stages - 2)
@@ -181,10 +183,13 @@ WorkEstimate estimate_gemm(const GemmShape& s, const GemmConfig& c, const Precis
   e.loads_in_flight = std::max(1.0, ring_bytes / static_cast<double>(warps) / 512.0);
   const GemmStaging staged = GemmStaging::of(s, c, p);
   e.launches = 1 + (staged.a ? 1 : 0) + (staged.b ? 1 : 0) + (g.reduce_launch() ? 1 : 0);
-  e.warp_work.reserve(static_cast<size_t>(g.grid * warps));
+  // Every warp of a CTA, the TMA loader's producer too (the first model groups warp_work into
+  // blocks of threads_per_block): the CTA holds its slot until its tiles are done.
+  const int64_t block_warps = (c.block_threads() + 31) / 32;
+  e.warp_work.reserve(static_cast<size_t>(g.grid * block_warps));
   for (int64_t cta = 0; cta < g.grid; ++cta) {
     const double t = cta_time(g, k, cta);
-    for (int64_t w = 0; w < warps; ++w) e.warp_work.push_back(t);
+    for (int64_t w = 0; w < block_warps; ++w) e.warp_work.push_back(t);
   }
   // Each tile reads its rows of A and columns of B; L2 keeps about a wave's worth of them, so
   // DRAM sees each operand about once per wave of tiles on its other dimension. Partials go

@@ -189,9 +189,9 @@ TEST(GemmTmaPlan, CarriesTensorMapsOverAAndBClusterDimsAndTheProducerWarp) {
   EXPECT_FALSE(family.emulable(p, space.from_json(tma(2))));
 }
 
-// TMA ranks above cp.async, and a cluster of 2 (the shared operand's slice read from L2 once a
-// pair) above CTAs of one: H100, 8192^3, 1534 against 2088 us.
-TEST(GemmTmaEstimate, TmaAndAClusterRankAboveCpAsyncOnALargeSquare) {
+// TMA ranks above cp.async; a cluster of 2 is priced as CTAs of one (the H200's searches measure
+// them within about 3%: gemm_estimate.cpp says why multicast earns no credit).
+TEST(GemmTmaEstimate, TmaRanksAboveCpAsyncOnALargeSquareAndAClusterAsCtasOfOne) {
   const Workload dense{WorkloadKind::Dense, {}};
   const Problem p = nt(4096, 4096, 4096);
   const ParameterSpace space = family.space(p);
@@ -204,7 +204,7 @@ TEST(GemmTmaEstimate, TmaAndAClusterRankAboveCpAsyncOnALargeSquare) {
     return t;
   };
   EXPECT_LT(slowest(tma(1)), slowest(cp));
-  EXPECT_LT(slowest(tma(2)), slowest(tma(1)));
+  EXPECT_DOUBLE_EQ(slowest(tma(2)), slowest(tma(1)));
 }
 
 // Pure Stream-K over many tiles a CTA reads every slice from DRAM once A and B outgrow L2 (at
