@@ -81,30 +81,28 @@ TEST(GemmCompile, ASampleOfEveryPrecisionAndLayoutCompilesForSm90WithoutSpills) 
             configs.push_back(c);
           }
         }
-      // DMMA's warp tiles, one to eight warps, the widest (32 x 64: two steps' fragments beside 64
-      // accumulators) among them, rings of 2 to 4 stages, slices of 16 and 32.
-      if (precision.input == Dtype::F64)
-        for (const auto& [bm, bn, bk, tm, tn, stages] :
-             {std::array<int64_t, 6>{64, 64, 16, 32, 32, 3}, {64, 128, 32, 32, 32, 3}, {32, 32, 16, 16, 16, 2},
-              {128, 128, 32, 32, 64, 2}, {64, 128, 32, 32, 64, 2}, {128, 64, 32, 32, 64, 3}, {32, 64, 16, 16, 64, 4}}) {
-          Config c = space.first_valid();
-          c["mma"] = 1, c["decomposition"] = 2, c["split"] = 1, c["sk_grid"] = 132;
-          c["bm"] = bm, c["bn"] = bn, c["bk"] = bk, c["tm"] = tm, c["tn"] = tn, c["stages"] = stages;
-          EXPECT_TRUE(space.valid(c)) << nlohmann::json(c).dump() << ": " << space.violation(c);
-          configs.push_back(c);
-        }
-      // tf32's warp tiles up to 64 x 64 (one step's 16 + 16 fragments beside 128 accumulators, two
-      // steps held), one to eight warps, slices of 16 and 32, rings of 2 to 5 stages.
-      if (precision.input == Dtype::TF32)
-        for (const auto& [bm, bn, bk, tm, tn, stages] :
-             {std::array<int64_t, 6>{128, 128, 32, 64, 64, 3}, {128, 128, 16, 64, 64, 5}, {256, 128, 32, 64, 64, 3},
-              {128, 256, 16, 64, 64, 2}, {64, 64, 32, 32, 32, 4}, {32, 32, 16, 16, 8, 2}, {128, 64, 32, 64, 32, 4}}) {
-          Config c = space.first_valid();
-          c["mma"] = 1, c["decomposition"] = 2, c["split"] = 1, c["sk_grid"] = 132;
-          c["bm"] = bm, c["bn"] = bn, c["bk"] = bk, c["tm"] = tm, c["tn"] = tn, c["stages"] = stages;
-          EXPECT_TRUE(space.valid(c)) << nlohmann::json(c).dump() << ": " << space.violation(c);
-          configs.push_back(c);
-        }
+      // The m16n8k8 kernel's warp tiles (bm, bn, bk, tm, tn, stages), one to eight warps. DMMA's:
+      // the widest (32 x 64: two steps' fragments beside 64 accumulators) among them, rings of 2
+      // to 4 stages, slices of 16 and 32. tf32's: up to 64 x 64 (one step's 16 + 16 fragments
+      // beside 128 accumulators, two steps held), rings of 2 to 5 stages.
+      using Tile = std::array<int64_t, 6>;
+      const std::vector<Tile> k8_tiles =
+          precision.input == Dtype::F64
+              ? std::vector<Tile>{{64, 64, 16, 32, 32, 3},  {64, 128, 32, 32, 32, 3}, {32, 32, 16, 16, 16, 2},
+                                  {128, 128, 32, 32, 64, 2}, {64, 128, 32, 32, 64, 2}, {128, 64, 32, 32, 64, 3},
+                                  {32, 64, 16, 16, 64, 4}}
+          : precision.input == Dtype::TF32
+              ? std::vector<Tile>{{128, 128, 32, 64, 64, 3}, {128, 128, 16, 64, 64, 5}, {256, 128, 32, 64, 64, 3},
+                                  {128, 256, 16, 64, 64, 2}, {64, 64, 32, 32, 32, 4},   {32, 32, 16, 16, 8, 2},
+                                  {128, 64, 32, 64, 32, 4}}
+              : std::vector<Tile>{};
+      for (const auto& [bm, bn, bk, tm, tn, stages] : k8_tiles) {
+        Config c = space.first_valid();
+        c["mma"] = gemm_mma_index(GemmKernel::Dmma, precision), c["decomposition"] = 2, c["split"] = 1;
+        c["sk_grid"] = 132, c["bm"] = bm, c["bn"] = bn, c["bk"] = bk, c["tm"] = tm, c["tn"] = tn, c["stages"] = stages;
+        EXPECT_TRUE(space.valid(c)) << nlohmann::json(c).dump() << ": " << space.violation(c);
+        configs.push_back(c);
+      }
       for (const Config& config : configs)
         compilations.push_back(compile_on(pool, compiler, family, problem, config,
                                           space.canonical(config) + " " + layouts[l] + " " + to_string(precision)));

@@ -463,13 +463,17 @@ TEST(GemmStaging, TheFirstModelChargesTheCopiesAndTheirLaunches) {
   for (size_t i = 0; i < plain.warp_work.size(); ++i) EXPECT_GT(staged.warp_work[i], plain.warp_work[i]);
 }
 
+// A data-parallel configuration of the m16n8k8 kernel in 3 stages.
+nlohmann::json k8_config(const char* mma, int64_t bm, int64_t bn, int64_t bk, int64_t tm, int64_t tn) {
+  return {{"mma", mma}, {"decomposition", "data_parallel"}, {"bm", bm}, {"bn", bn}, {"bk", bk}, {"tm", tm}, {"tn", tn},
+          {"stages", 3}, {"split", 1}, {"sk_grid", kGemmSms}, {"raster", 1}, {"loader", "cp_async"}, {"cluster", 1}};
+}
+
 TEST(GemmSpace, DmmaIsAnF64InstructionOnWarpTilesOfSixteenByEightBlocks) {
   const GemmFamily gemm;
   const Problem f64 = make_problem(gemm, {{"m", 256}, {"n", 256}, {"k", 256}}, Precision::uniform(Dtype::F64));
   const Problem f32 = make_problem(gemm, {{"m", 256}, {"n", 256}, {"k", 256}}, Precision::uniform(Dtype::F32));
-  nlohmann::json dmma = {{"mma", "dmma"}, {"decomposition", "data_parallel"}, {"bm", 64}, {"bn", 64}, {"bk", 16},
-                         {"tm", 32}, {"tn", 32}, {"stages", 3}, {"split", 1}, {"sk_grid", kGemmSms}, {"raster", 1},
-                         {"loader", "cp_async"}, {"cluster", 1}};
+  nlohmann::json dmma = k8_config("dmma", 64, 64, 16, 32, 32);
   const ParameterSpace s = gemm.space(f64);
   ASSERT_EQ(refusal(s, dmma), "");
   EXPECT_EQ(GemmConfig::from(s.from_json(dmma), f64.precision).kernel, GemmKernel::Dmma);
@@ -486,9 +490,7 @@ TEST(GemmSpace, Tf32IsTheM16n8k8KernelOnFloatsWithWiderWarpTiles) {
   const GemmFamily gemm;
   const Problem tf32 = make_problem(gemm, {{"m", 512}, {"n", 512}, {"k", 512}}, precision_from_string("tf32"));
   const Problem f64 = make_problem(gemm, {{"m", 512}, {"n", 512}, {"k", 512}}, Precision::uniform(Dtype::F64));
-  nlohmann::json c = {{"mma", "tf32"}, {"decomposition", "data_parallel"}, {"bm", 128}, {"bn", 128}, {"bk", 32},
-                      {"tm", 64}, {"tn", 64}, {"stages", 3}, {"split", 1}, {"sk_grid", kGemmSms}, {"raster", 1},
-                      {"loader", "cp_async"}, {"cluster", 1}};
+  nlohmann::json c = k8_config("tf32", 128, 128, 32, 64, 64);
   const ParameterSpace s = gemm.space(tf32);
   ASSERT_EQ(refusal(s, c), "");
   const GemmConfig g = GemmConfig::from(s.from_json(c), tf32.precision);
