@@ -11,20 +11,30 @@ namespace ktune {
 namespace {
 
 const std::vector<std::string> kDecompositions = {"data_parallel", "split_k", "stream_k", "hybrid", "persistent"};
-// The instruction computing the products: FMA for f32; FMA or DMMA (a warp's m16n8k8
-// mma.sync, sm_90) for f64; for tf32 FMA (f32's, more exact than asked), the tf32 m16n8k8
-// mma.sync, whose fragments lie as DMMA's (gemm_dmma.cu runs both), or wgmma (m64nNk8); for
-// 16-bit inputs mma.sync (a warp's m16n8k16) or wgmma (a warpgroup's m64nNk16, sm_90a only).
-const std::vector<std::string> kF32Mma = {"fma"};
-const std::vector<std::string> kF64Mma = {"fma", "dmma"};
-const std::vector<std::string> kTf32Mma = {"fma", "tf32", "wgmma"};
-const std::vector<std::string> kTensorMma = {"sync", "wgmma"};
-
-const std::vector<std::string>& mma_names(const Precision& p) {
-  if (gemm_16bit_inputs(p)) return kTensorMma;
-  if (p.input == Dtype::F64) return kF64Mma;
-  if (p.input == Dtype::TF32) return kTf32Mma;
-  return kF32Mma;
+// The instruction computing the products, as the space's "mma" names it, and the kernel that
+// runs it: FMA for f32; FMA or DMMA (a warp's m16n8k8 mma.sync, sm_90) for f64; for tf32 FMA
+// (f32's, more exact than asked), the tf32 m16n8k8 mma.sync, whose fragments lie as DMMA's
+// (gemm_dmma.cu runs both), or wgmma (m64nNk8); for 16-bit inputs mma.sync (a warp's m16n8k16)
+// or wgmma (a warpgroup's m64nNk16, sm_90a only).
+struct MmaChoice {
+  std::string name;
+  GemmKernel kernel;
+};
+const std::vector<MmaChoice>& mma_choices(const Precision& p) {
+  static const std::vector<MmaChoice> f32 = {{"fma", GemmKernel::Simt}};
+  static const std::vector<MmaChoice> f64 = {{"fma", GemmKernel::Simt}, {"dmma", GemmKernel::Dmma}};
+  static const std::vector<MmaChoice> tf32 = {
+      {"fma", GemmKernel::Simt}, {"tf32", GemmKernel::Dmma}, {"wgmma", GemmKernel::Wgmma}};
+  static const std::vector<MmaChoice> sixteen_bit = {{"sync", GemmKernel::Tensor}, {"wgmma", GemmKernel::Wgmma}};
+  if (gemm_16bit_inputs(p)) return sixteen_bit;
+  if (p.input == Dtype::F64) return f64;
+  if (p.input == Dtype::TF32) return tf32;
+  return f32;
+}
+std::vector<std::string> mma_names(const Precision& p) {
+  std::vector<std::string> names;
+  for (const MmaChoice& m : mma_choices(p)) names.push_back(m.name);
+  return names;
 }
 // The wgmma kernel's loaders (GemmLoader); the other kernels have only cp.async or registers.
 const std::vector<std::string> kTensorLoaders = {"cp_async", "tma"};
@@ -59,23 +69,22 @@ bool gemm_has_wgmma(const Precision& p) { return gemm_16bit_inputs(p) || p.input
 
 int64_t gemm_wgmma_bk(const Precision& p) { return 128 / static_cast<int64_t>(dtype_size(p.input)); }
 
+std::vector<GemmKernel> gemm_kernels(const Precision& p) {
+  std::vector<GemmKernel> kernels;
+  for (const MmaChoice& m : mma_choices(p)) kernels.push_back(m.kernel);
+  return kernels;
+}
+
 int64_t gemm_mma_index(GemmKernel kernel, const Precision& p) {
-  const char* name = kernel == GemmKernel::Simt     ? "fma"
-                     : kernel == GemmKernel::Tensor ? "sync"
-                     : kernel == GemmKernel::Wgmma  ? "wgmma"
-                     : p.input == Dtype::TF32       ? "tf32"
-                                                    : "dmma";
-  const std::vector<std::string>& names = mma_names(p);
-  const auto at = std::find(names.begin(), names.end(), name);
-  if (at == names.end()) throw std::invalid_argument(std::string("gemm computes no ") + name + " in " + to_string(p));
-  return at - names.begin();
+  const std::vector<MmaChoice>& choices = mma_choices(p);
+  for (size_t i = 0; i < choices.size(); ++i)
+    if (choices[i].kernel == kernel) return static_cast<int64_t>(i);
+  throw std::invalid_argument("gemm has no such kernel in " + to_string(p));
 }
 
 GemmConfig GemmConfig::from(const Config& c, const Precision& p) {
   GemmConfig g;
-  const std::string& mma = mma_names(p).at(static_cast<size_t>(c.at("mma")));
-  g.kernel = mma == "fma" ? GemmKernel::Simt : mma == "sync" ? GemmKernel::Tensor : mma == "wgmma" ? GemmKernel::Wgmma
-                                                                                                   : GemmKernel::Dmma;
+  g.kernel = mma_choices(p).at(static_cast<size_t>(c.at("mma"))).kernel;
   g.decomposition = static_cast<GemmDecomposition>(c.at("decomposition"));
   g.bm = c.at("bm");
   g.bn = c.at("bn");
@@ -161,17 +170,17 @@ ParameterSpace gemm_space(const GemmShape& shape, const Precision& p) {
   s.params = {
       Parameter::enumeration("mma", mma_names(p)),
       Parameter::enumeration("decomposition", kDecompositions),
-      Parameter::power_of_two("bm", tensor ? 32 : 16, tensor || tf32 ? 256 : 128),
-      Parameter::power_of_two("bn", tensor ? 32 : 16, tensor || tf32 ? 256 : 128),
+      Parameter::power_of_two("bm", tensor ? 32 : 16, wgmma ? 256 : 128),
+      Parameter::power_of_two("bn", tensor ? 32 : 16, wgmma ? 256 : 128),
       Parameter::power_of_two("bk", tensor ? 16 : 8, tensor ? 64 : 32),
-      // Simt: the thread's micro-tile (at most 8 x 8); sync, dmma: the warp's tile (m16n8k16
-      // fragments with B by pairs; dmma: 16x8 blocks); wgmma: the warpgroup's (m64 blocks of n = tn).
+      // Simt: the thread's micro-tile (at most 8 x 8); sync, dmma, tf32: the warp's tile (m16n8k16
+      // fragments with B by pairs; dmma, tf32: 16x8 blocks); wgmma: the warpgroup's (m64 blocks of n = tn).
       Parameter::power_of_two("tm", tensor ? 16 : 1, wgmma ? 128 : f64 ? 64 : 8),
       Parameter::power_of_two("tn", tensor ? 16 : 1, wgmma ? 256 : f64 ? 64 : 8),
       // Simt: 1 loads then computes, 2 prefetches the next slice into registers; on tensor
       // cores: the depth of the ring (slices in flight + the one computed), up to 7 where shared
       // memory holds them (a 64 x 128 wgmma tile in 6 stages ran 768^3 and 1000^3 7% faster than in 4).
-      Parameter::int_range("stages", tensor ? 2 : 1, tensor || tf32 ? 7 : f64 ? 5 : 2),
+      Parameter::int_range("stages", tensor ? 2 : 1, wgmma ? 7 : f64 ? 5 : 2),
       Parameter::power_of_two("split", 1, 16),
       Parameter::int_range("sk_grid", 4, 4 * kGemmSms, 4),
       Parameter::power_of_two("raster", 1, 8),

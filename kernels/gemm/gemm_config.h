@@ -8,6 +8,7 @@
 // producer loads a tile's first slices while the consumers store the previous one.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "kernels/gemm/gemm_shape.h"
 #include "kernels/parameter_space.h"
@@ -74,7 +75,9 @@ bool gemm_16bit_inputs(const Precision& p);
 // 128-byte swizzle atom of k (64 16-bit elements, 32 tf32).
 bool gemm_has_wgmma(const Precision& p);
 int64_t gemm_wgmma_bk(const Precision& p);
-// The value of the space's "mma" parameter that picks `kernel` in `p`.
+// The kernels the space's "mma" parameter picks among in `p`, in its order, and the value that
+// picks `kernel`.
+std::vector<GemmKernel> gemm_kernels(const Precision& p);
 int64_t gemm_mma_index(GemmKernel kernel, const Precision& p);
 ParameterSpace gemm_space(const GemmShape& s, const Precision& p);
 

@@ -6,6 +6,7 @@
 // choices the walk does not cross, nor is wgmma's loader (cp.async or TMA); each starts at a
 // middle-sized tile, Stream-K and the hybrid at the grid-size model's favourite grid
 // (gemm_estimate.h); the walk may group the tile order and pair TMA's CTAs in clusters.
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -71,11 +72,9 @@ CanonicalMoves GemmFamily::canonical_moves(const Problem& p) const {
   const GemmShape s = GemmShape::of(p);
   const auto space = std::make_shared<const ParameterSpace>(gemm_space(s, p.precision));
   CanonicalMoves moves;
-  const std::vector<GemmKernel> kernels =
-      gemm_16bit_inputs(p.precision)      ? std::vector<GemmKernel>{GemmKernel::Wgmma, GemmKernel::Tensor}
-      : p.precision.input == Dtype::TF32  ? std::vector<GemmKernel>{GemmKernel::Wgmma, GemmKernel::Dmma, GemmKernel::Simt}
-      : p.precision.input == Dtype::F64   ? std::vector<GemmKernel>{GemmKernel::Dmma, GemmKernel::Simt}
-                                          : std::vector<GemmKernel>{GemmKernel::Simt};
+  // Each of the precision's kernels, the most capable (the list's last) first.
+  std::vector<GemmKernel> kernels = gemm_kernels(p.precision);
+  std::reverse(kernels.begin(), kernels.end());
   // wgmma starts once with each loader; TMA's data-parallel grid once more in clusters of 2.
   auto add = [&](GemmDecomposition d, GemmKernel kernel, GemmLoader loader, int64_t cluster) {
     Config c = start(d, kernel, loader, cluster, s, p.precision);

@@ -84,6 +84,7 @@ CtaCosts costs_of(const GemmShape& s, const GemmConfig& c, const Precision& p, c
   k.tile_store = std::max(tile / threads, tile * dtype_size(p.output) / kL2PortBytesPerUnit);
   k.peer = std::max(tile / threads, tile * dtype_size(p.accumulate) / kL2PortBytesPerUnit);
   const double loads = static_cast<double>((c.bm + c.bn) * c.bk) / threads;
+  const double per_copy = 16.0 / static_cast<double>(dtype_size(p.input));  // elements in a tensor kernel's 16-byte copy
   // Every kernel reads its slices from L2, whose bandwidth an SM's resident CTAs share. A
   // cluster of 2 reads the shared operand's half-slice per CTA, yet is charged its whole slice:
   // on the H200 its searches measure clusters of 2 within about 3% of single CTAs (bf16 at
@@ -108,7 +109,6 @@ CtaCosts costs_of(const GemmShape& s, const GemmConfig& c, const Precision& p, c
   } else if (c.kernel == GemmKernel::Dmma) {
     // 16 bytes a copy; each warp reads its fragments of A and B from shared memory, and the
     // SM's tensor cores, one a scheduler, serve the resident CTAs' warps.
-    const double per_copy = 16.0 / static_cast<double>(dtype_size(p.input));
     issue = loads / per_copy * 4 + kDmmaTurnUnits;
     const double warps = static_cast<double>((c.bm / c.tm) * (c.bn / c.tn));
     const double cores = std::min(1.0, warps * resident / 4);
@@ -123,7 +123,7 @@ CtaCosts costs_of(const GemmShape& s, const GemmConfig& c, const Precision& p, c
     // about 990 against 660 TFLOP/s of bf16). TMA leaves the consumers a wait and an arrival a
     // slice instead of the copies.
     const double fragments = static_cast<double>(c.bk / 16 * (c.tm / 16) * (c.tn / 16)) * 8;
-    issue = c.loader == GemmLoader::Tma ? 2.0 : loads / (16.0 / static_cast<double>(dtype_size(p.input))) * 4 + kRingTurnUnits;
+    issue = c.loader == GemmLoader::Tma ? 2.0 : loads / per_copy * 4 + kRingTurnUnits;
     // One warpgroup's wgmma already spans the SM's four tensor cores: a CTA's slice takes its
     // MACs over the SM's rate, however many warpgroups share them (H100, 2000^3: one warpgroup
     // of 128 x 128 and two of 64 x 128 within 3%).
