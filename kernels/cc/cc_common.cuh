@@ -64,8 +64,26 @@ __device__ __forceinline__ bool link(int* label, int u, int v) {
 #endif
 }
 
-// Any thread that saw work left sets the flag; the plan's loop stops after an iteration
-// that leaves it 0. A plain store: every writer writes the same 1.
+// The plan's loop stops after an iteration that leaves `flag` 0: any block in which a thread saw
+// work left stores 1 there, once. A store from every warp that saw some would queue at the flag's
+// L2 slice, one address taking tens of thousands of them an iteration (a hot address costs a
+// global atomic sum about 1.4 ns a request: bench/README.md, PageRank). Union-find makes one pass
+// and reads no flag, so it reports nothing. Every thread of the block calls both, outside any
+// branch: start_change_report() first, then report_change().
+__device__ __forceinline__ int& block_saw_change() {
+  __shared__ int saw;
+  return saw;
+}
+__device__ __forceinline__ void start_change_report() {
+#if KT_ALGORITHM != ALGORITHM_UNION_FIND
+  if (threadIdx.x == 0) block_saw_change() = 0;
+  __syncthreads();
+#endif
+}
 __device__ __forceinline__ void report_change(bool changed, int* flag) {
-  if (changed) *flag = 1;
+#if KT_ALGORITHM != ALGORITHM_UNION_FIND
+  if (changed) block_saw_change() = 1;
+  __syncthreads();
+  if (threadIdx.x == 0 && block_saw_change()) *flag = 1;
+#endif
 }

@@ -51,6 +51,7 @@ extern "C" __global__ void __launch_bounds__(KT_BLOCK)
 cc_edge(int entries, const int* __restrict__ edge_ptr, const int* __restrict__ edge_col,
         const int* __restrict__ chunk_row, int* label, int* changed) {
   const int first = blockIdx.x * KT_BLOCK * KT_ITEMS + threadIdx.x;
+  start_change_report();
   bool seen = false;
 #pragma unroll
   for (int k = 0; k < KT_ITEMS; ++k) {

@@ -11,6 +11,7 @@ cc_vertex(int n, const int* __restrict__ row_ptr, const int* __restrict__ col_id
   constexpr int kGroups = KT_BLOCK / KT_LANES;
   const int lane = threadIdx.x % KT_LANES;
   const int first = blockIdx.x * kGroups * KT_ITEMS + threadIdx.x / KT_LANES;
+  start_change_report();
   bool seen = false;
 #pragma unroll
   for (int k = 0; k < KT_ITEMS; ++k) {
