@@ -68,7 +68,7 @@ template <bool ToQueue>
 __device__ __forceinline__ void join_next(int v, int* state, int* next_queue, unsigned* next_bits,
                                           const int* __restrict__ row_ptr) {
 #if KT_DIRECTION == DIRECTION_OPTIMISING
-  add_sum_per_warp(state + STATE_NEXT_EDGES, out_degree(row_ptr, v));
+  atomicAdd(state + STATE_NEXT_EDGES, out_degree(row_ptr, v));
 #endif
   if (ToQueue) {
     next_queue[queue_slot(state + STATE_NEXT_COUNT)] = v;

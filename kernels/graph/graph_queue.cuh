@@ -4,8 +4,7 @@
 // one at a time, and an atomic whose old value is used holds its warp until it returns. The
 // lanes that append together are those executing the call together (__activemask, as
 // cooperative groups' coalesced_threads), whatever divergence led there. A count nobody reads
-// back (atomicAdd without a use) does not hold the warp, but its one address still takes the
-// reductions one at a time: sums go in one atomic a warp too.
+// back (atomicAdd without a use: a reduction the warp does not wait for) needs none of this.
 
 // The lowest lane of `lanes`.
 __device__ __forceinline__ int first_lane(unsigned lanes) { return __clz(__brev(lanes)); }
@@ -27,15 +26,6 @@ __device__ __forceinline__ int queue_slot(int* tail) {
 __device__ __forceinline__ void add_per_lane(int* total, int each) {
   const unsigned lanes = __activemask();
   if ((threadIdx.x & 31) == first_lane(lanes)) atomicAdd(total, each * __popc(lanes));
-}
-
-// *total += the calling lanes' values, in one atomic by the lowest lane: the lanes' values
-// gathered by shuffles (as many as there are lanes calling, each a few cycles).
-__device__ __forceinline__ void add_sum_per_warp(int* total, int value) {
-  const unsigned lanes = __activemask();
-  int sum = 0;
-  for (unsigned rest = lanes; rest != 0; rest &= rest - 1) sum += __shfl_sync(lanes, value, first_lane(rest));
-  if ((threadIdx.x & 31) == first_lane(lanes)) atomicAdd(total, sum);
 }
 
 // `count` distinct slots of the queue whose tail is *tail for each lane of a whole warp (every
