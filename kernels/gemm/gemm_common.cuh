@@ -262,13 +262,6 @@ __device__ __forceinline__ void kt_cp_async16(unsigned shared_address, const KT_
 __device__ __forceinline__ void kt_cp_async16(KT_IN* dst, const KT_IN* src, bool valid) {
   kt_cp_async16((unsigned)__cvta_generic_to_shared(dst), src, valid);
 }
-// The same for a chunk known to lie inside the operand, in the form without a source size:
-// ptxas gives the zero-filling form a per-lane source predicate (LDGSTS ..., !P), and an H200
-// then counts each lane's 16 bytes as a sector of its own, at L1 and at L2 (bench/NOTES.md, "GEMM
-// on the H100": twice the L2 sectors of the same copy in the plain form).
-__device__ __forceinline__ void kt_cp_async16_inside(unsigned shared_address, const KT_IN* src) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(shared_address), "l"(src));
-}
 __device__ __forceinline__ void kt_cp_async_commit() { asm volatile("cp.async.commit_group;"); }
 
 // ROWS x COLS of an operand stored with leading dimension `ld`, from (r0, c0), valid inside
@@ -296,15 +289,9 @@ __device__ __forceinline__ void kt_copy_slice(KT_IN* dst, const KT_IN* src, int 
     const bool inside = c0 + c < cols_total;
     const int rows_left = rows_total - r0 - r;
     const unsigned to = (unsigned)__cvta_generic_to_shared(dst + r * LD + c);  // then compile-time offsets
-    constexpr int kPerThread = kChunks / KT_THREADS;
-    if (inside && (kPerThread - 1) * kStep < rows_left) {  // every chunk of this thread inside
 #pragma unroll
-      for (int i = 0; i < kPerThread; ++i) kt_cp_async16_inside(to + i * kStep * LD * (int)sizeof(KT_IN), from + i * step);
-    } else {
-#pragma unroll
-      for (int i = 0; i < kPerThread; ++i)
-        kt_cp_async16(to + i * kStep * LD * (int)sizeof(KT_IN), from + i * step, inside && i * kStep < rows_left);
-    }
+    for (int i = 0; i < kChunks / KT_THREADS; ++i)
+      kt_cp_async16(to + i * kStep * LD * (int)sizeof(KT_IN), from + i * step, inside && i * kStep < rows_left);
   } else {
 #pragma unroll
     for (int i = 0; i < (kChunks + KT_THREADS - 1) / KT_THREADS; ++i) {
