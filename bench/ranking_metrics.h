@@ -7,6 +7,8 @@
 #include <numeric>
 #include <vector>
 
+#include "gpu/sample_statistics.h"
+
 namespace ktune::bench {
 
 // The resolution of the ground truth's event timer: on the H200 every recorded median is a
@@ -46,8 +48,7 @@ inline double spearman(const std::vector<double>& a, const std::vector<double>& 
 // 1.58 IQR / sqrt(n), over which two medians differ at about 95% when their notches do not
 // overlap; never narrower than half a timer tick, the resolution of a recorded median.
 inline double median_uncertainty_us(double iqr_us, double count, double tick = kTimerTickUs) {
-  const double notch = count > 0 ? 1.58 * iqr_us / std::sqrt(count) : 0.0;
-  return std::max(notch, tick / 2);
+  return std::max(median_notch(iqr_us, count), tick / 2);
 }
 
 // Where the measured best lies in the order of the predictions (ranks from 1).

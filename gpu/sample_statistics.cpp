@@ -40,6 +40,8 @@ std::optional<std::pair<size_t, size_t>> median_ci_ranks(size_t n, double confid
   return std::make_pair(k, n + 1 - k);
 }
 
+double median_notch(double iqr, double count) { return count > 0 ? 1.58 * iqr / std::sqrt(count) : 0.0; }
+
 double SampleSummary::ci_halfwidth() const {
   if (!median_ci) return std::numeric_limits<double>::infinity();
   return std::max(median - median_ci->first, median_ci->second - median);

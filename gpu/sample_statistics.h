@@ -20,6 +20,11 @@ double quantile_sorted(const std::vector<double>& sorted, double p);
 // at 95%).
 std::optional<std::pair<size_t, size_t>> median_ci_ranks(size_t n, double confidence = 0.95);
 
+// McGill, Tukey and Larsen's notch about the median of `count` samples whose interquartile
+// range is `iqr`: 1.58 IQR / sqrt(count). Two medians whose notches do not overlap differ at
+// about 95%. 0 without samples.
+double median_notch(double iqr, double count);
+
 struct SampleSummary {
   size_t count = 0;
   double median = 0, q1 = 0, q3 = 0;

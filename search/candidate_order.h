@@ -7,7 +7,8 @@ namespace ktune {
 // ptxas usage over a plan's entries: registers and shared memory of the largest entry.
 ResourceUsage combined_usage(const CompiledKernel& kernel);
 
-// The noise two measured medians must differ by to count as different.
+// The noise two measured medians must differ by to count as different: the sum of their
+// notches (median_notch), at least half a percent of the faster.
 double measurement_noise(const Measurement& a, const Measurement& b);
 
 // Orders measured candidates: faster median first; ties inside the noise go to fewer
