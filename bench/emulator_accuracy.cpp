@@ -38,6 +38,7 @@
 
 #include "bench_workloads.h"
 #include "ranking_metrics.h"
+#include "recorded_truth.h"
 #include "gpu/compile_cache.h"
 #include "gpu/measurement.h"
 #include "gpu/thread_pool.h"
@@ -107,40 +108,8 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-// The device the ground truth was measured on: the sm_90 table with its SM count, L2 and clock.
-GpuSpec measured_device(const json& device) {
-  GpuSpec gpu = spec_for_arch(device.value("arch", std::string("sm_90")));
-  gpu.sms = device.value("sms", gpu.sms);
-  gpu.l2_bytes = device.value("l2_bytes", gpu.l2_bytes);
-  if (device.contains("clock_khz")) gpu.clock_ghz = device["clock_khz"].get<double>() / 1e6;
-  return gpu;
-}
-
-// The family a truth measured: family_bench records "--family NAME" in its command; the SpMV
-// truths of the older spmv_bench record none.
-std::string truth_family(const json& meta) {
-  const std::string command = meta.value("command", std::string());
-  const std::string flag = "--family ";
-  const size_t at = command.find(flag);
-  if (at == std::string::npos) return "spmv";
-  const size_t start = at + flag.size();
-  return command.substr(start, command.find(' ', start) - start);
-}
-
 std::optional<Workload> load_workload(const Options& o, const KernelFamily& family, const std::string& name) {
-  // A dense family's workload is its problem's shape: family_bench reads no matrix for it.
-  if (family.workload_kind() == WorkloadKind::Dense) return Workload{WorkloadKind::Dense, {}};
-  for (const auto* list : {&bench::large_workloads(), &bench::fresh_workloads(), &bench::medium_workloads()})
-    for (const bench::GeneratedWorkload& g : *list)
-      if (g.name == name)
-        return o.small ? std::nullopt : std::optional<Workload>(Workload{bench::read_as(family.workload_kind(), g.kind), g.make()});
-  for (const char* suffix : {".mtx.gz", ".mtx"}) {
-    const fs::path file = fs::path(o.matrices) / (name + suffix);
-    if (fs::exists(file))
-      return Workload{bench::read_as(family.workload_kind(), WorkloadKind::SparseMatrix),
-                      read_matrix_market_file(file.string(), ReadLimits{})};
-  }
-  throw std::runtime_error("no matrix " + name + " under " + o.matrices + " (--matrices DIR)");
+  return bench::load_named_workload(family, name, o.matrices, o.small);
 }
 
 // Relative errors below this count as this, so one exact hit cannot send a geomean to 0.
@@ -475,7 +444,7 @@ json read_truth(const std::string& path) {
 int main(int argc, char** argv) try {
   const Options o = parse(argc, argv);
   const json truth = read_truth(o.truth);
-  GpuSpec gpu = measured_device(truth["meta"]["device"]);
+  GpuSpec gpu = bench::measured_device(truth["meta"]["device"]);
   std::string clock_source = "device max clock from the truth's meta";
   if (!o.calibration.empty()) {
     std::ifstream file(o.calibration);
@@ -487,7 +456,7 @@ int main(int argc, char** argv) try {
     gpu.clock_ghz = o.clock_ghz;
     clock_source = "--clock-ghz";
   }
-  const std::string family_name = o.family.empty() ? truth_family(truth["meta"]) : o.family;
+  const std::string family_name = o.family.empty() ? bench::truth_family(truth["meta"]) : o.family;
   const KernelFamily* family = find_family(family_name);
   if (!family) throw std::runtime_error("no kernel family '" + family_name + "' (--family NAME)");
 

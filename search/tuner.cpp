@@ -4,6 +4,7 @@
 #include <chrono>
 #include <future>
 #include <memory>
+#include <optional>
 
 #include "kernels/host_bytes.h"
 #include "model/saake/saake_prediction.h"
@@ -109,7 +110,7 @@ CompileRequest Tuner::compile_request(const KernelFamily& family, const Problem&
   return req;
 }
 
-bool Tuner::can_measure() const { return ctx_.measurer != nullptr && ctx_.measurer->available(); }
+bool Tuner::can_measure() const { return ctx_.replay || (ctx_.measurer != nullptr && ctx_.measurer->available()); }
 
 TuneOutcome Tuner::run(const Workload& workload, const TuneRequest& request, TuneObserver& observer) const {
   const KernelFamily& family = *request.family;
@@ -292,8 +293,12 @@ TuneOutcome Tuner::run_measured(const Workload& w, const TuneRequest& r, std::ve
   if (walked) seeds.push_back(*walked);
   if (!context.model_ranked.empty()) seeds.push_back(context.model_ranked.front());
 
-  GpuLoopBackend backend(*r.family, w, r.problem, r.hot, gpu, *ctx_.compile_cache, *ctx_.measurer,
-                         [this, &r](const Config& c) { return compile_request(*r.family, r.problem, c); });
+  std::unique_ptr<LoopBackend> replayed = ctx_.replay ? ctx_.replay(w, r, gpu) : nullptr;
+  std::optional<GpuLoopBackend> device;
+  if (!replayed)
+    device.emplace(*r.family, w, r.problem, r.hot, gpu, *ctx_.compile_cache, *ctx_.measurer,
+                   [this, &r](const Config& c) { return compile_request(*r.family, r.problem, c); });
+  LoopBackend& backend = replayed ? *replayed : static_cast<LoopBackend&>(*device);
   LoopSettings settings;
   settings.budget = r.budget;
   settings.target_speedup = r.target_speedup;
@@ -311,7 +316,7 @@ TuneOutcome Tuner::run_measured(const Workload& w, const TuneRequest& r, std::ve
   phase = std::chrono::steady_clock::now();
   TuneOutcome outcome = run_tuning_loop(space, seeds, *technique, backend, *ctx_.compile_pool, settings, observer);
   outcome.candidates_considered = static_cast<int>(ranked.size());
-  const GpuLoopBackend::Spent spent = backend.spent();
+  const GpuLoopBackend::Spent spent = device ? device->spent() : GpuLoopBackend::Spent{};
   outcome.phase_seconds = {{"walk", walk_seconds},
                            {"rerank", rerank_seconds},
                            {"measure", seconds_since(phase)},

@@ -16,6 +16,7 @@
 #include "model/gpu_spec.h"
 #include "search/candidate_order.h"
 #include "search/emulator_oracle.h"
+#include "search/tuning_loop.h"
 #include "search/tune_types.h"
 
 namespace ktune {
@@ -31,6 +32,10 @@ struct TunerContext {
   int finalist_rounds = 2;
   // Where the tuner says what it fell back on (a candidate the emulator cannot take); may be empty.
   std::function<void(const std::string&)> log;
+  // Stands in for the GPU where set: the measured search runs proposal for proposal as on a
+  // device, each measurement answered by this backend (bench/search_replay: a recorded whole
+  // space's times).
+  std::function<std::unique_ptr<LoopBackend>(const Workload&, const TuneRequest&, const GpuSpec&)> replay;
 };
 
 class Tuner {

@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
 
 #include "tests/search/huge_space_family.h"
 #include "workload/generators.h"
@@ -88,6 +91,60 @@ TEST_F(TunerFixture, RepeatedTunesGiveTheSameAnswer) {
   w.matrix = generate_rmat(10, 8, 3);
   RecordingObserver a, b;
   EXPECT_EQ(tuner().run(w, request(3), a).best->config_key, tuner().run(w, request(3), b).best->config_key);
+}
+
+// A backend that answers each measurement with a time of its own choosing, as search_replay's
+// recorded whole space does: compiles are real, so predictions and launch checks are too.
+class ReplayedBackend : public LoopBackend {
+ public:
+  ReplayedBackend(CompileCache& cache, const Tuner& tuner, const TuneRequest& r, std::map<std::string, double>& times)
+      : cache_(cache), tuner_(tuner), request_(r), times_(times) {}
+  std::shared_ptr<const CompiledKernel> compile(const Config& config) override {
+    return cache_.get(tuner_.compile_request(*request_.family, request_.problem, config));
+  }
+  std::optional<Prediction> predict(const Config&, const CompiledKernel&) override { return Prediction{}; }
+  Measurement measure(const Config& config, const CompiledKernel&) override {
+    const std::string key = request_.family->space(request_.problem).canonical(config);
+    ++calls;
+    const double us = 10.0 + static_cast<double>(std::hash<std::string>{}(key) % 1000) / 100.0;
+    times_[key] = us;
+    return Measurement{MeasureStatus::Ok, us, 0.01, 20, 0, ""};
+  }
+  std::vector<VendorTiming> vendor() override { return {}; }
+  int calls = 0;
+
+ private:
+  CompileCache& cache_;
+  const Tuner& tuner_;
+  TuneRequest request_;
+  std::map<std::string, double>& times_;
+};
+
+TEST_F(TunerFixture, AReplayBackendRunsTheMeasuredSearchWithoutAGpu) {
+  Workload w;
+  w.matrix = generate_stencil_2d(16);
+  std::map<std::string, double> times;  // every configuration the backend measured, and its time
+  std::unique_ptr<Tuner> replaying;
+  TunerContext ctx;
+  ctx.compile_cache = &cache;
+  ctx.compile_pool = &pool;
+  ctx.gpu = spec_for_arch("sm_90");
+  ctx.replay = [&](const Workload&, const TuneRequest& r, const GpuSpec&) -> std::unique_ptr<LoopBackend> {
+    return std::make_unique<ReplayedBackend>(cache, *replaying, r, times);
+  };
+  replaying = std::make_unique<Tuner>(ctx);
+  TuneRequest r = request(4);
+  r.budget.measurements = 4;
+  RecordingObserver observer;
+  const TuneOutcome outcome = replaying->run(w, r, observer);
+  EXPECT_TRUE(outcome.measured);
+  ASSERT_GE(times.size(), 4u);  // the budget's four, and the untuned default when the search missed it
+  EXPECT_EQ(outcome.measurements, static_cast<int>(times.size()));
+  ASSERT_TRUE(outcome.best && outcome.best->measured_ok());
+  double fastest = 1e9;
+  for (const auto& [key, us] : times) fastest = std::min(fastest, us);
+  EXPECT_DOUBLE_EQ(outcome.best->measurement->median_us, fastest);
+  EXPECT_EQ(times.at(outcome.best->config_key), fastest);
 }
 
 TEST_F(TunerFixture, CancellationStopsAtTheNextCandidate) {
