@@ -129,8 +129,8 @@ int main(int argc, char** argv) try {
   CompileCache cache(compiler, 4096, nullptr);
   ThreadPool pool;
   std::ostringstream table;
-  table << "| family | workload | dtype | configurations | best µs | measured (whole-space rank) | to "
-        << fixed(100 * o.tolerance, 0) << "% | answer / best |\n|---|---|---|---:|---:|---|---:|---:|\n";
+  table << "| family | workload | problem | dtype | configurations | best µs | measured (whole-space rank) | to "
+        << fixed(100 * o.tolerance, 0) << "% | answer / best |\n|---|---|---|---|---:|---:|---|---:|---:|\n";
   std::vector<int> counts;
   int within = 0;
   for (const std::string& path : o.truths) {
@@ -186,7 +186,8 @@ int main(int argc, char** argv) try {
       counts.push_back(count);
       within += count <= o.budget;
       const double answer = outcome.best && outcome.best->measured_ok() ? outcome.best->measurement->median_us : 0;
-      table << "| " << family->name() << " | " << name << " | " << w.value("dtype", std::string()) << " | "
+      table << "| " << family->name() << " | " << name << " | " << w.value("problem", json::object()).dump() << " | "
+            << w.value("dtype", std::string()) << " | "
             << recorded.size() << " | " << fixed(best, 1) << " | " << measured.str() << " | "
             << (count <= o.budget ? std::to_string(count) : ">" + std::to_string(o.budget)) << " | "
             << (answer > 0 ? fixed(answer / best, 3) : std::string("-")) << " |\n";
