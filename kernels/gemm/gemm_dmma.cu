@@ -61,7 +61,11 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, 1)
     gemm_dmma(KT_SCHEDULE_PARAMS, const KT_IN* __restrict__ a, const KT_IN* __restrict__ b, KT_ACC* __restrict__ c,
               KT_ACC* __restrict__ workspace, int* __restrict__ counters) {
   const KtSchedule s = KT_SCHEDULE;
-  extern __shared__ __align__(16) unsigned char kt_dynamic_smem[];
+  // 128-byte aligned: after kt_finish_tile's static kt_meet a 16-byte alignment put the stages at
+  // byte 16, every 32-byte sector a copy writes straddled two of shared memory's, and an H200 then
+  // fetched each lane's 16 bytes from L2 as a sector of its own (twice the prototype's L2 sectors:
+  // bench/results/dmma_copy_sectors_h200_6d12046.md).
+  extern __shared__ __align__(128) unsigned char kt_dynamic_smem[];
   KT_IN* sa = reinterpret_cast<KT_IN*>(kt_dynamic_smem);
   KT_IN* sb = sa + KT_STAGES * KT_A_STAGE;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
