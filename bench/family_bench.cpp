@@ -33,6 +33,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_workloads.h"
+#include "command_line.h"
 #include "exhaustive_tuner.h"
 #include "workload/matrix_market.h"
 
@@ -56,10 +57,7 @@ Options parse(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
-      return argv[++i];
-    };
+    auto value = [&] { return bench::option_value(argc, argv, i); };
     if (a == "--family") o.family = value();
     else if (a == "--problem") o.problems.push_back(json::parse(value()));
     else if (a == "--matrices") o.matrices = value();

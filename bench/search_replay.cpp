@@ -19,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/command_line.h"
 #include "bench/exhaustive_tuner.h"
 #include "bench/recorded_truth.h"
 #include "gpu/compile_cache.h"
@@ -50,10 +51,7 @@ Options parse(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
-      return argv[++i];
-    };
+    auto value = [&] { return bench::option_value(argc, argv, i); };
     if (a == "--truth") o.truths.push_back(value());
     else if (a == "--matrices") o.matrices = value();
     else if (a == "--only") o.only = value();
