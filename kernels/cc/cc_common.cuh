@@ -65,10 +65,10 @@ __device__ __forceinline__ bool link(int* label, int u, int v) {
 }
 
 // The plan's loop stops after an iteration that leaves `flag` 0: any block in which a thread saw
-// work left stores 1 there, once. A store from every warp that saw some would queue at the flag's
-// L2 slice, one address taking tens of thousands of them an iteration (a hot address costs a
-// global atomic sum about 1.4 ns a request: bench/README.md, PageRank). Union-find makes one pass
-// and reads no flag, so it reports nothing. Every thread of the block calls both, outside any
+// work left stores 1 there, once. With a store from every warp that saw some, one address took
+// tens of thousands of stores an iteration: union-find's edge pass ran 1.25-1.51x slower on
+// R-MAT 20 and a uniform graph (H200, bench/results/cc_flag_h200_d9ac462.md). Union-find makes one
+// pass and reads no flag, so it reports nothing. Every thread of the block calls both, outside any
 // branch: start_change_report() first, then report_change().
 __device__ __forceinline__ int& block_saw_change() {
   __shared__ int saw;
